@@ -1,0 +1,18 @@
+/** properties.get: GET /v1alpha/{name=properties/*} */
+import { httpHandler } from '../_shared/http-handler';
+import { jsonResult } from '../_shared/http-result';
+import { tableContext } from '../_shared/table';
+import { dynamoDirectoryRepository } from '../core/directory/directory-repository';
+import { dynamoPropertyRepository } from '../core/properties/property-repository';
+import { getProperty, type PropertyDeps } from '../core/properties/property-service';
+
+export const makeHandler = (deps: PropertyDeps) =>
+  httpHandler('properties.get', { body: 'none' }, async ({ pathParameters, principal }) =>
+    jsonResult(200, await getProperty(deps, principal.sub, pathParameters.propertyId)),
+  );
+
+const table = tableContext();
+export const handler = makeHandler({
+  properties: dynamoPropertyRepository(table),
+  directory: dynamoDirectoryRepository(table),
+});

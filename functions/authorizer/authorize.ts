@@ -1,0 +1,44 @@
+/** The REST (REQUEST) authorizer adapter: the only code that knows API Gateway's authorizer contract. */
+import type { APIGatewayAuthorizerResult, APIGatewayRequestAuthorizerEvent } from 'aws-lambda';
+import type { AuthorizerContext } from '../_shared/principal';
+import type { Decide } from './decide';
+
+const header = (headers: Record<string, string | undefined> | null, name: string): string | undefined => {
+  const wanted = name.toLowerCase();
+  for (const [k, v] of Object.entries(headers ?? {})) if (k.toLowerCase() === wanted) return v;
+  return undefined;
+};
+
+/**
+ * Allow → policy for exactly this method ARN (the cache key includes the route, so it never crosses routes).
+ * Unauthenticated → throw "Unauthorized" (API Gateway's exact string for a 401). Insufficient scope → Deny (403).
+ */
+export const makeAuthorizer =
+  (decide: Decide) =>
+  async (event: APIGatewayRequestAuthorizerEvent): Promise<APIGatewayAuthorizerResult> => {
+    const d = await decide(`${event.httpMethod} ${event.resource}`, header(event.headers, 'authorization'));
+    if (d.effect === 'allow') {
+      const context: AuthorizerContext = {
+        sub: d.principal.sub,
+        scope: d.principal.scope,
+        exp: String(d.principal.exp),
+      };
+      return policy(d.principal.sub, 'Allow', event.methodArn, { ...context });
+    }
+    if (d.reason === 'unauthenticated') throw new Error('Unauthorized');
+    return policy('anonymous', 'Deny', event.methodArn, { reason: d.reason });
+  };
+
+const policy = (
+  principalId: string,
+  effect: 'Allow' | 'Deny',
+  resource: string,
+  context: Record<string, string>,
+): APIGatewayAuthorizerResult => ({
+  principalId,
+  policyDocument: {
+    Version: '2012-10-17',
+    Statement: [{ Action: 'execute-api:Invoke', Effect: effect, Resource: resource }],
+  },
+  context,
+});

@@ -1,0 +1,56 @@
+/**
+ * Access patterns, written before the keys (every key string is built here and nowhere else).
+ *
+ * | #  | Access pattern                                          | Operation                                   | Keys                                                                  |
+ * |----|---------------------------------------------------------|---------------------------------------------|-----------------------------------------------------------------------|
+ * | D1 | Who a token's `sub` is: channels owned, content owners  | Query pk = USER#sub (consistent)            | pk USER#<sub>, sk OWNS#CHANNEL#<id> / MANAGES#CONTENT_OWNER#<id> /     |
+ * |    | managed, analytics accounts and properties readable     |                                             |    READS#accounts/<id> / READS#properties/<id>                        |
+ * | D2 | A directory entry: channel, video, playlist, asset,     | GetItem; ConditionCheck in group-item       | pk <KIND>#<id> (CHANNEL, VIDEO, PLAYLIST, ASSET, CONTENT_OWNER),       |
+ * |    | content owner, with the acting owners that may group it | transactions (`contains(owners, :actor)`)   |    sk DIR; attribute `owners` = string set of acting-owner keys        |
+ * | D3 | The videos / playlists of a channel                     | Query gsi1 = CHANNEL#<id>#RESOURCES         | gsi1pk CHANNEL#<id>#RESOURCES, gsi1sk <KIND>#<id>                     |
+ * | P1 | A property (Analytics Admin)                             | GetItem                                     | pk PROPERTY#<id>, sk PROPERTY                                         |
+ * | P2 | An analytics account                                    | GetItem                                     | pk ACCOUNT#<id>, sk ACCOUNT                                           |
+ * | G1 | One group of an acting owner                            | GetItem (consistent)                        | pk OWNER#<actor>, sk GROUP#<groupId>                                  |
+ * | G2 | An acting owner's groups, in id order (ids sort by time)| Query pk, begins_with(sk, GROUP#), paged    | same                                                                  |
+ * | G3 | The items of one group                                  | Query pk, begins_with(sk, ITEM#<groupId>#)  | pk OWNER#<actor>, sk ITEM#<groupId>#<KIND>#<resourceId>               |
+ *
+ * Acting-owner keys (`actor`): `channel:<channelId>`, `contentOwner:<id>`, or `user:<sub>` for a caller that owns
+ * no channel. Groups live in their owner's partition, so one owner can never address another owner's group: a
+ * foreign id simply is not there (tenancy by construction, not by a check that could be forgotten).
+ * Nothing on a request path scans.
+ */
+import type { TableKey } from './table-definition';
+
+export type DirectoryKind = 'CHANNEL' | 'VIDEO' | 'PLAYLIST' | 'ASSET' | 'CONTENT_OWNER';
+
+export const keys = {
+  userPartition: (sub: string) => `USER#${sub}`,
+  userOwnsChannel: (sub: string, channelId: string): TableKey => ({
+    pk: `USER#${sub}`,
+    sk: `OWNS#CHANNEL#${channelId}`,
+  }),
+  userManagesContentOwner: (sub: string, contentOwnerId: string): TableKey => ({
+    pk: `USER#${sub}`,
+    sk: `MANAGES#CONTENT_OWNER#${contentOwnerId}`,
+  }),
+  /** `resourceName` is `accounts/<id>` or `properties/<id>`. */
+  userReads: (sub: string, resourceName: string): TableKey => ({ pk: `USER#${sub}`, sk: `READS#${resourceName}` }),
+
+  directoryEntry: (kind: DirectoryKind, id: string): TableKey => ({ pk: `${kind}#${id}`, sk: 'DIR' }),
+  channelResourcesGsi: (channelId: string, kind: DirectoryKind, id: string) => ({
+    gsi1pk: `CHANNEL#${channelId}#RESOURCES`,
+    gsi1sk: `${kind}#${id}`,
+  }),
+
+  property: (propertyId: string): TableKey => ({ pk: `PROPERTY#${propertyId}`, sk: 'PROPERTY' }),
+  account: (accountId: string): TableKey => ({ pk: `ACCOUNT#${accountId}`, sk: 'ACCOUNT' }),
+
+  ownerPartition: (actor: string) => `OWNER#${actor}`,
+  group: (actor: string, groupId: string): TableKey => ({ pk: `OWNER#${actor}`, sk: `GROUP#${groupId}` }),
+  groupSkPrefix: 'GROUP#',
+  groupItemSkPrefix: (groupId: string) => `ITEM#${groupId}#`,
+  groupItem: (actor: string, groupId: string, kind: DirectoryKind, resourceId: string): TableKey => ({
+    pk: `OWNER#${actor}`,
+    sk: `ITEM#${groupId}#${kind}#${resourceId}`,
+  }),
+} as const;

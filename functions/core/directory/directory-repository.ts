@@ -1,0 +1,38 @@
+/** DynamoDB adapter for the directory (access pattern D1 in core/db/keys.ts). */
+import { type DynamoDBDocumentClient, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { keys } from '../db/keys';
+import type { DirectoryRepository, Profile } from './directory';
+
+export interface TableContext {
+  readonly db: DynamoDBDocumentClient;
+  readonly tableName: string;
+}
+
+export const dynamoDirectoryRepository = ({ db, tableName }: TableContext): DirectoryRepository => ({
+  async profile(sub) {
+    const channels: string[] = [];
+    const contentOwners: string[] = [];
+    const reads = new Set<string>();
+    let ExclusiveStartKey: Record<string, unknown> | undefined;
+    do {
+      const out = await db.send(
+        new QueryCommand({
+          TableName: tableName,
+          KeyConditionExpression: 'pk = :pk',
+          ExpressionAttributeValues: { ':pk': keys.userPartition(sub) },
+          ProjectionExpression: 'sk',
+          ConsistentRead: true,
+          ExclusiveStartKey,
+        }),
+      );
+      for (const item of out.Items ?? []) {
+        const sk = String(item.sk);
+        if (sk.startsWith('OWNS#CHANNEL#')) channels.push(sk.slice('OWNS#CHANNEL#'.length));
+        else if (sk.startsWith('MANAGES#CONTENT_OWNER#')) contentOwners.push(sk.slice('MANAGES#CONTENT_OWNER#'.length));
+        else if (sk.startsWith('READS#')) reads.add(sk.slice('READS#'.length));
+      }
+      ExclusiveStartKey = out.LastEvaluatedKey;
+    } while (ExclusiveStartKey);
+    return { sub, channels, contentOwners, reads } satisfies Profile;
+  },
+});

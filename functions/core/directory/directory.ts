@@ -1,0 +1,30 @@
+/**
+ * The directory: who a token's `sub` is. Channels owned, content owners managed, and analytics accounts and
+ * properties readable are data in the table, never taken from headers or the body.
+ */
+export interface Profile {
+  readonly sub: string;
+  readonly channels: readonly string[];
+  readonly contentOwners: readonly string[];
+  /** Analytics Admin resource names the user may read: `accounts/<id>` and `properties/<id>`. */
+  readonly reads: ReadonlySet<string>;
+}
+
+export interface DirectoryRepository {
+  profile(sub: string): Promise<Profile>;
+}
+
+/** The kinds of resource a group can hold, as the wire names them. */
+export const RESOURCE_KINDS = ['youtube#video', 'youtube#playlist', 'youtube#channel', 'youtubePartner#asset'] as const;
+export type ResourceKind = (typeof RESOURCE_KINDS)[number];
+
+/**
+ * Acting owners. A caller acts as its channel, or (with onBehalfOfContentOwner) as a content owner it manages;
+ * a caller without a channel acts as itself, owning groups but no resources.
+ */
+export type ActingOwner =
+  | { readonly type: 'channel'; readonly id: string }
+  | { readonly type: 'contentOwner'; readonly id: string }
+  | { readonly type: 'user'; readonly id: string };
+
+export const actorKey = (a: ActingOwner): string => `${a.type}:${a.id}`;

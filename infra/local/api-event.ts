@@ -1,0 +1,136 @@
+/** Turns a local HTTP request into the events API Gateway (REST, proxy integration) gives Lambda. */
+import { randomUUID } from 'node:crypto';
+import type { IncomingHttpHeaders } from 'node:http';
+import type { APIGatewayProxyEvent, APIGatewayRequestAuthorizerEvent } from 'aws-lambda';
+import type { RouteDef } from '../../functions/routes';
+
+export const LOCAL_ACCOUNT = '123456789012';
+export const LOCAL_API_ID = 'local';
+export const LOCAL_STAGE = 'local';
+
+export interface LocalRequest {
+  method: string;
+  url: URL;
+  headers: IncomingHttpHeaders;
+  body: string;
+  sourceIp?: string;
+}
+
+function headerMaps(headers: IncomingHttpHeaders) {
+  const single: Record<string, string> = {};
+  const multi: Record<string, string[]> = {};
+  for (const [name, value] of Object.entries(headers)) {
+    if (value === undefined) continue;
+    const values = Array.isArray(value) ? value : [value];
+    // API Gateway keeps the client's header-name casing; Node lower-cases them. Handlers must not care.
+    single[name] = values[values.length - 1] as string;
+    multi[name] = values;
+  }
+  return { single, multi };
+}
+
+function queryMaps(url: URL) {
+  if ([...url.searchParams.keys()].length === 0) return { single: null, multi: null };
+  const single: Record<string, string> = {};
+  const multi: Record<string, string[]> = {};
+  for (const [name, value] of url.searchParams) {
+    single[name] = value;
+    multi[name] = [...(multi[name] ?? []), value];
+  }
+  return { single, multi };
+}
+
+export const methodArn = (route: RouteDef, pathname: string) =>
+  `arn:aws:execute-api:us-east-1:${LOCAL_ACCOUNT}:${LOCAL_API_ID}/${LOCAL_STAGE}/${route.method}${pathname}`;
+
+function requestContext(req: LocalRequest, route: RouteDef, requestId: string) {
+  const now = Date.now();
+  return {
+    accountId: LOCAL_ACCOUNT,
+    apiId: LOCAL_API_ID,
+    resourceId: route.id,
+    stage: LOCAL_STAGE,
+    requestId,
+    extendedRequestId: requestId,
+    requestTime: new Date(now).toUTCString(),
+    requestTimeEpoch: now,
+    path: `/${LOCAL_STAGE}${req.url.pathname}`,
+    protocol: 'HTTP/1.1',
+    httpMethod: route.method,
+    resourcePath: route.path,
+    domainName: req.url.host,
+    identity: {
+      sourceIp: req.sourceIp ?? '127.0.0.1',
+      userAgent: String(req.headers['user-agent'] ?? ''),
+      accessKey: null,
+      accountId: null,
+      apiKey: null,
+      apiKeyId: null,
+      caller: null,
+      clientCert: null,
+      cognitoAuthenticationProvider: null,
+      cognitoAuthenticationType: null,
+      cognitoIdentityId: null,
+      cognitoIdentityPoolId: null,
+      principalOrgId: null,
+      user: null,
+      userArn: null,
+    },
+  };
+}
+
+export function toAuthorizerEvent(
+  req: LocalRequest,
+  route: RouteDef,
+  pathParameters: Record<string, string>,
+  requestId: string,
+): APIGatewayRequestAuthorizerEvent {
+  const h = headerMaps(req.headers);
+  const q = queryMaps(req.url);
+  return {
+    type: 'REQUEST',
+    methodArn: methodArn(route, req.url.pathname),
+    resource: route.path,
+    path: req.url.pathname,
+    httpMethod: route.method,
+    headers: h.single,
+    multiValueHeaders: h.multi,
+    queryStringParameters: q.single,
+    multiValueQueryStringParameters: q.multi,
+    pathParameters,
+    stageVariables: null,
+    requestContext: requestContext(
+      req,
+      route,
+      requestId,
+    ) as unknown as APIGatewayRequestAuthorizerEvent['requestContext'],
+  };
+}
+
+export function toProxyEvent(
+  req: LocalRequest,
+  route: RouteDef,
+  pathParameters: Record<string, string>,
+  authorizer: Record<string, string>,
+  requestId: string = randomUUID(),
+): APIGatewayProxyEvent {
+  const h = headerMaps(req.headers);
+  const q = queryMaps(req.url);
+  return {
+    resource: route.path,
+    path: req.url.pathname,
+    httpMethod: route.method,
+    headers: h.single,
+    multiValueHeaders: h.multi,
+    queryStringParameters: q.single,
+    multiValueQueryStringParameters: q.multi,
+    pathParameters: Object.keys(pathParameters).length ? pathParameters : null,
+    stageVariables: null,
+    requestContext: {
+      ...requestContext(req, route, requestId),
+      authorizer: { ...authorizer, integrationLatency: 0 },
+    } as unknown as APIGatewayProxyEvent['requestContext'],
+    body: req.body === '' ? null : req.body,
+    isBase64Encoded: false,
+  };
+}
