@@ -24,6 +24,8 @@ export interface RouteDef {
   /** Least-privilege table access for the operation's function. */
   readonly table: TableAccess;
   readonly memoryMb?: number;
+  /** The operation hands out page tokens, so its function gets the signing secret. */
+  readonly pageTokens?: true;
 }
 
 const VIDEO_ANALYTICS = ['video-analytics.readonly', 'video-analytics-monetary.readonly'] as const;
@@ -50,6 +52,7 @@ export const routes = [
     entry: 'functions/youtube-analytics/groups-list.ts',
     anyOfScopes: VIDEO_ANY,
     table: 'read',
+    pageTokens: true,
   },
   {
     id: 'groups.insert',

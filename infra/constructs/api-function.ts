@@ -1,0 +1,50 @@
+/** NodejsFunction with the house defaults, so every Lambda of the stack is built and logged the same way. */
+import path from 'node:path';
+import { Duration } from 'aws-cdk-lib';
+import { Architecture, Runtime } from 'aws-cdk-lib/aws-lambda';
+import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
+import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
+import type { Construct } from 'constructs';
+
+/** infra/constructs → repo root; route entries (`functions/...ts`) are relative to it. */
+export const REPO_ROOT = path.resolve(import.meta.dirname, '..', '..');
+
+export interface ApiFunctionProps {
+  /** Repo-relative module exporting `handler`. */
+  readonly entry: string;
+  readonly memorySize?: number;
+  readonly timeout?: Duration;
+  readonly environment?: Record<string, string>;
+}
+
+export class ApiFunction extends NodejsFunction {
+  constructor(scope: Construct, id: string, props: ApiFunctionProps) {
+    super(scope, id, {
+      entry: path.join(REPO_ROOT, props.entry),
+      handler: 'handler',
+      projectRoot: REPO_ROOT,
+      depsLockFilePath: path.join(REPO_ROOT, 'package-lock.json'),
+      runtime: Runtime.NODEJS_22_X,
+      architecture: Architecture.ARM_64,
+      memorySize: props.memorySize ?? 512,
+      timeout: props.timeout ?? Duration.seconds(10),
+      environment: { POWERTOOLS_SERVICE_NAME: 'analytics-api', ...props.environment },
+      // An explicit log group gets a retention without the LogRetention custom-resource Lambda.
+      logGroup: new LogGroup(scope, `${id}Logs`, { retention: RetentionDays.ONE_MONTH }),
+      bundling: {
+        format: OutputFormat.ESM,
+        target: 'node22',
+        minify: true,
+        sourceMap: true,
+        sourcesContent: false,
+        // Pin the SDK we test with instead of the runtime's copy.
+        bundleAwsSDK: true,
+        mainFields: ['module', 'main'],
+        // Some CommonJS dependencies still call require() inside the ESM bundle.
+        banner: "import { createRequire } from 'module'; const require = createRequire(import.meta.url);",
+        // Bundle with the project's esbuild; there is no Docker in CI or on the dev hosts.
+        forceDockerBundling: false,
+      },
+    });
+  }
+}

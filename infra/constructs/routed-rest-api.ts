@@ -1,0 +1,172 @@
+/**
+ * The REST API, driven by the route table: per route one function, its resource + method, the JWT authorizer and a
+ * least-privilege table grant. Adding an operation means a new line in functions/routes.ts, nothing here.
+ */
+import { Duration } from 'aws-cdk-lib';
+import {
+  BasePathMapping,
+  DomainName,
+  EndpointType,
+  IdentitySource,
+  LambdaIntegration,
+  RequestAuthorizer,
+  ResponseType,
+  RestApi,
+  SecurityPolicy,
+} from 'aws-cdk-lib/aws-apigateway';
+import { Certificate } from 'aws-cdk-lib/aws-certificatemanager';
+import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
+import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
+import type { IFunction } from 'aws-cdk-lib/aws-lambda';
+import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
+import { Construct } from 'constructs';
+import { gatewayErrors, WWW_AUTHENTICATE } from '../../functions/_shared/error-envelope';
+import { pascalId, type RouteDef, routes, type TableAccess } from '../../functions/routes';
+import type { CustomDomain, StackConfig } from '../config';
+import { ApiFunction } from './api-function';
+
+export type RoutedRestApiProps = Pick<
+  StackConfig,
+  | 'scopeBase'
+  | 'stageName'
+  | 'authorizerCacheTtlSeconds'
+  | 'throttlingRateLimit'
+  | 'throttlingBurstLimit'
+  | 'reportingDomain'
+  | 'adminDomain'
+> & {
+  readonly table: ITable;
+  readonly authorizerFn: IFunction;
+};
+
+// Explicit action lists instead of grantReadData / grantReadWriteData: those include Scan, which no request path
+// may use.
+const READ_ACTIONS = ['dynamodb:GetItem', 'dynamodb:BatchGetItem', 'dynamodb:Query', 'dynamodb:ConditionCheckItem'];
+const WRITE_ACTIONS = ['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:BatchWriteItem'];
+export const TABLE_ACTIONS: Record<TableAccess, readonly string[]> = {
+  read: READ_ACTIONS,
+  readWrite: [...READ_ACTIONS, ...WRITE_ACTIONS],
+};
+
+/** API Gateway wants static header values wrapped in single quotes. */
+const headerValue = (value: string): string => {
+  if (value.includes("'")) throw new Error(`header value cannot contain a single quote: ${value}`);
+  return `'${value}'`;
+};
+
+/** `MISSING_AUTHENTICATION_TOKEN` → `MissingAuthenticationToken`. */
+const pascalType = (type: string): string =>
+  type
+    .toLowerCase()
+    .split('_')
+    .map((p) => p.charAt(0).toUpperCase() + p.slice(1))
+    .join('');
+
+export class RoutedRestApi extends Construct {
+  readonly api: RestApi;
+  /** {base_url}: where clients of the reporting API (/v2) point. */
+  readonly reportingBaseUrl: string;
+  /** {admin_url}: where clients of the admin API (/v1alpha) point. */
+  readonly adminBaseUrl: string;
+  readonly functions: ReadonlyMap<string, ApiFunction>;
+  /** Custom domains by label ('Reporting', 'Admin'); their DNS records point at `domainNameAliasDomainName`. */
+  readonly domains = new Map<string, DomainName>();
+
+  constructor(scope: Construct, id: string, props: RoutedRestApiProps) {
+    super(scope, id);
+
+    this.api = new RestApi(this, 'Api', {
+      description: 'YouTube Analytics API v2 and Google Analytics Admin API v1alpha (wire-compatible)',
+      endpointTypes: [EndpointType.REGIONAL],
+      // No account-level CloudWatch role: it is a per-account singleton and execution logging is off.
+      cloudWatchRole: false,
+      deployOptions: {
+        stageName: props.stageName,
+        throttlingRateLimit: props.throttlingRateLimit,
+        throttlingBurstLimit: props.throttlingBurstLimit,
+        tracingEnabled: false,
+      },
+    });
+    // The stack outputs the URL as 'ApiUrl'; drop RestApi's own hash-named duplicate.
+    this.api.node.tryRemoveChild('Endpoint');
+
+    const authorizer = new RequestAuthorizer(this, 'JwtAuthorizer', {
+      handler: props.authorizerFn,
+      // The route is part of the cache key, so a cached Allow/Deny for one route never answers for another.
+      identitySources: [
+        IdentitySource.header('Authorization'),
+        IdentitySource.context('httpMethod'),
+        IdentitySource.context('resourcePath'),
+      ],
+      resultsCacheTtl: Duration.seconds(props.authorizerCacheTtlSeconds),
+    });
+
+    this.addGatewayResponses();
+
+    // Trade-off: the dynamic reference is resolved by CloudFormation into the functions' environment, so anyone
+    // allowed lambda:GetFunctionConfiguration can read it and a rotation needs a redeploy. In exchange there is no
+    // Secrets Manager call at cold start and no secret-read permission on the functions. It only signs page tokens.
+    const pageTokenSecret = new Secret(this, 'PageTokenSecret', {
+      description: 'Signs the page tokens of list operations',
+      generateSecretString: { excludePunctuation: true, passwordLength: 48 },
+    });
+
+    const functions = new Map<string, ApiFunction>();
+    for (const route of routes as readonly RouteDef[]) {
+      const fn = new ApiFunction(this, `${pascalId(route.id)}Fn`, {
+        entry: route.entry,
+        memorySize: route.memoryMb,
+        environment: {
+          TABLE_NAME: props.table.tableName,
+          SCOPE_BASE: props.scopeBase,
+          OPERATION_ID: route.id,
+          ...(route.pageTokens ? { PAGE_TOKEN_SECRET: pageTokenSecret.secretValue.unsafeUnwrap() } : {}),
+        },
+      });
+      fn.addToRolePolicy(
+        new PolicyStatement({
+          actions: [...TABLE_ACTIONS[route.table]],
+          resources: [props.table.tableArn, `${props.table.tableArn}/index/*`],
+        }),
+      );
+      this.api.root.resourceForPath(route.path).addMethod(route.method, new LambdaIntegration(fn), { authorizer });
+      functions.set(route.id, fn);
+    }
+    this.functions = functions;
+
+    this.reportingBaseUrl = this.mapDomain('Reporting', props.reportingDomain);
+    this.adminBaseUrl = this.mapDomain('Admin', props.adminDomain);
+  }
+
+  /** Google-shaped bodies for everything the gateway answers by itself (401, 403, unknown route, throttling...). */
+  private addGatewayResponses(): void {
+    for (const [type, body] of Object.entries(gatewayErrors)) {
+      const template = JSON.stringify(body);
+      // Templates are VTL: a `$` or `#` in a message would be interpreted, not sent.
+      if (/[$#]/.test(template)) throw new Error(`gateway response ${type} must not contain $ or #`);
+      this.api.addGatewayResponse(`${pascalType(type)}Response`, {
+        type: ResponseType.of(type),
+        statusCode: String(body.error.code),
+        templates: { 'application/json': template },
+        responseHeaders: {
+          'Content-Type': headerValue('application/json; charset=UTF-8'),
+          ...(type === 'UNAUTHORIZED' ? { 'WWW-Authenticate': headerValue(WWW_AUTHENTICATE) } : {}),
+        },
+      });
+    }
+  }
+
+  /** Maps the whole API (both /v2 and /v1alpha) at the root of an optional custom domain; returns its base URL. */
+  private mapDomain(label: string, domain: CustomDomain | undefined): string {
+    if (!domain) return this.api.url;
+    const domainName = new DomainName(this, `${label}Domain`, {
+      domainName: domain.domainName,
+      certificate: Certificate.fromCertificateArn(this, `${label}Certificate`, domain.certificateArn),
+      endpointType: EndpointType.REGIONAL,
+      securityPolicy: SecurityPolicy.TLS_1_2,
+    });
+    new BasePathMapping(this, `${label}Mapping`, { domainName, restApi: this.api });
+    this.domains.set(label, domainName);
+    return `https://${domain.domainName}/`;
+  }
+}

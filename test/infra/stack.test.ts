@@ -1,0 +1,344 @@
+/**
+ * CDK assertions on the synthesised stack (bundling and built-in validation off, toolchain.md §4.6). The route
+ * table, the table definition and the error envelope are the expectations: nothing here restates the contract.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { App } from 'aws-cdk-lib';
+import { Match, Template } from 'aws-cdk-lib/assertions';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { gatewayErrors, WWW_AUTHENTICATE } from '../../functions/_shared/error-envelope';
+import { tableDefinition } from '../../functions/core/db/table-definition';
+import { type RouteDef, routeKey, routes } from '../../functions/routes';
+import { loadConfig, PLACEHOLDER_JWT, type StackConfig } from '../../infra/config';
+import { AnalyticsApiStack } from '../../infra/stacks/analytics-api-stack';
+
+type Resource = { Type: string; Properties?: Record<string, unknown>; DeletionPolicy?: string } & Record<
+  string,
+  unknown
+>;
+type Statement = { Action: string | string[]; Effect: string; Resource?: unknown };
+
+const WRITE_ACTIONS = ['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:BatchWriteItem'];
+const READ_ACTIONS = ['dynamodb:GetItem', 'dynamodb:BatchGetItem', 'dynamodb:Query', 'dynamodb:ConditionCheckItem'];
+
+const outRoot = mkdtempSync(path.join(tmpdir(), 'analytics-api-cdk-'));
+let outCount = 0;
+
+function synth(config: StackConfig): Template {
+  const app = new App({
+    context: { 'aws:cdk:bundling-stacks': [] },
+    builtinCloudFormationValidation: false,
+    outdir: path.join(outRoot, String(outCount++)),
+  });
+  return Template.fromStack(new AnalyticsApiStack(app, 'Test', config));
+}
+
+const ofType = (t: Template, type: string): [string, Resource][] =>
+  Object.entries(t.findResources(type) as Record<string, Resource>);
+
+const props = (r: Resource): Record<string, any> => r.Properties ?? {};
+
+/** `{ Ref: X }` or `{ 'Fn::GetAtt': [X, ...] }` → X. */
+const refId = (v: unknown): string | undefined => {
+  const o = v as { Ref?: string; 'Fn::GetAtt'?: [string, string] } | undefined;
+  return o?.Ref ?? o?.['Fn::GetAtt']?.[0];
+};
+
+const actionsOf = (s: Statement): string[] => (Array.isArray(s.Action) ? s.Action : [s.Action]);
+
+afterAll(() => rmSync(outRoot, { recursive: true, force: true }));
+
+describe('AnalyticsApiStack (default settings)', () => {
+  let t: Template;
+  let resources: Record<string, Resource>;
+
+  beforeAll(() => {
+    t = synth(loadConfig(() => undefined, {}));
+    resources = t.toJSON().Resources as Record<string, Resource>;
+  });
+
+  /** Walks Resource.ParentId up to the root: `/v1alpha/properties/{propertyId}`. */
+  const resourcePath = (resourceId: unknown): string => {
+    const parts: string[] = [];
+    let id = refId(resourceId);
+    while (id && resources[id]?.Type === 'AWS::ApiGateway::Resource') {
+      const p = props(resources[id] as Resource);
+      parts.unshift(p.PathPart as string);
+      id = refId(p.ParentId);
+    }
+    return `/${parts.join('/')}`;
+  };
+
+  const methods = () => ofType(t, 'AWS::ApiGateway::Method').filter(([, m]) => props(m).HttpMethod !== 'OPTIONS');
+
+  /** Lambda logical id by the OPERATION_ID its environment carries (undefined for the authorizer). */
+  const functionsByOperation = () =>
+    new Map(ofType(t, 'AWS::Lambda::Function').map(([id, fn]) => [props(fn).Environment?.Variables?.OPERATION_ID, id]));
+
+  /** All statements of the inline policies attached to a function's role. */
+  const statementsOfFunction = (fnId: string): Statement[] => {
+    const roleId = refId(props(resources[fnId] as Resource).Role);
+    return ofType(t, 'AWS::IAM::Policy')
+      .filter(([, p]) => (props(p).Roles as unknown[]).some((r) => refId(r) === roleId))
+      .flatMap(([, p]) => props(p).PolicyDocument.Statement as Statement[]);
+  };
+
+  it('creates exactly one method per route, with the route table’s method and path', () => {
+    const synthesised = methods()
+      .map(([, m]) =>
+        routeKey({ method: props(m).HttpMethod, path: resourcePath(props(m).ResourceId) as `/${string}` }),
+      )
+      .sort();
+
+    expect(synthesised).toEqual(routes.map((r) => routeKey(r)).sort());
+  });
+
+  it('puts the one REQUEST authorizer on every method', () => {
+    const authorizers = ofType(t, 'AWS::ApiGateway::Authorizer');
+    expect(authorizers).toHaveLength(1);
+    const [authorizerId, authorizer] = authorizers[0] as [string, Resource];
+
+    expect(props(authorizer).Type).toBe('REQUEST');
+    for (const [id, m] of methods()) {
+      expect(props(m).AuthorizationType, id).toBe('CUSTOM');
+      expect(refId(props(m).AuthorizerId), id).toBe(authorizerId);
+    }
+  });
+
+  it('keys the authorizer cache on the token and the route', () => {
+    const [, authorizer] = ofType(t, 'AWS::ApiGateway::Authorizer')[0] as [string, Resource];
+    const sources = String(props(authorizer).IdentitySource).split(',');
+
+    expect(sources).toEqual(
+      expect.arrayContaining(['method.request.header.Authorization', 'context.httpMethod', 'context.resourcePath']),
+    );
+    expect(props(authorizer).AuthorizerResultTtlInSeconds).toBe(60);
+  });
+
+  it('deploys one nodejs22.x arm64 function per route plus the authorizer', () => {
+    const fns = ofType(t, 'AWS::Lambda::Function');
+
+    expect(fns).toHaveLength(routes.length + 1);
+    for (const [id, fn] of fns) {
+      expect(props(fn).Runtime, id).toBe('nodejs22.x');
+      expect(props(fn).Architectures, id).toEqual(['arm64']);
+    }
+    expect([...functionsByOperation().keys()].filter(Boolean).sort()).toEqual(routes.map((r) => r.id).sort());
+  });
+
+  it('gives the authorizer the JWT settings and a 5 s timeout', () => {
+    t.hasResourceProperties('AWS::Lambda::Function', {
+      Timeout: 5,
+      Environment: {
+        Variables: {
+          JWT_ISSUER: PLACEHOLDER_JWT.issuer,
+          JWT_AUDIENCE: PLACEHOLDER_JWT.audience,
+          JWKS_URI: PLACEHOLDER_JWT.jwksUri,
+          SCOPE_BASE: 'https://www.googleapis.com',
+        },
+      },
+    });
+  });
+
+  it('routes each method to the function of its operation', () => {
+    const fnByOperation = functionsByOperation();
+    for (const [, m] of methods()) {
+      const key = routeKey({ method: props(m).HttpMethod, path: resourcePath(props(m).ResourceId) as `/${string}` });
+      const route = routes.find((r) => routeKey(r) === key) as RouteDef;
+      const uri = JSON.stringify(props(m).Integration.Uri);
+
+      expect(props(m).Integration.Type).toBe('AWS_PROXY');
+      expect(uri, key).toContain(`"${fnByOperation.get(route.id)}"`);
+    }
+  });
+
+  it.each(Object.entries(gatewayErrors))('answers gateway response %s with the Google error body', (type, body) => {
+    const headers: Record<string, string> = {
+      'gatewayresponse.header.Content-Type': "'application/json; charset=UTF-8'",
+    };
+    if (type === 'UNAUTHORIZED') headers['gatewayresponse.header.WWW-Authenticate'] = `'${WWW_AUTHENTICATE}'`;
+
+    t.hasResourceProperties('AWS::ApiGateway::GatewayResponse', {
+      ResponseType: type,
+      StatusCode: String(body.error.code),
+      ResponseTemplates: { 'application/json': JSON.stringify(body) },
+      ResponseParameters: Match.objectEquals(headers),
+    });
+  });
+
+  it('creates no gateway responses beyond the error envelope’s', () => {
+    const types = ofType(t, 'AWS::ApiGateway::GatewayResponse').map(([, r]) => props(r).ResponseType);
+
+    expect(types.sort()).toEqual(Object.keys(gatewayErrors).sort());
+  });
+
+  it('keeps the table: on-demand, PITR, retained, deletion-protected, keys from the table definition', () => {
+    const tables = ofType(t, 'AWS::DynamoDB::Table');
+    expect(tables).toHaveLength(1);
+    const [id, table] = tables[0] as [string, Resource];
+    const p = props(table);
+
+    expect(id).toMatch(/^AppTable[0-9A-F]{8}$/);
+    expect(p.TableName).toBeUndefined();
+    expect(p.BillingMode).toBe('PAY_PER_REQUEST');
+    expect(p.PointInTimeRecoverySpecification).toEqual({ PointInTimeRecoveryEnabled: true });
+    expect(p.DeletionProtectionEnabled).toBe(true);
+    expect(table.DeletionPolicy).toBe('Retain');
+    expect(table.UpdateReplacePolicy).toBe('Retain');
+    expect(p.TimeToLiveSpecification).toEqual({ AttributeName: tableDefinition.timeToLiveAttribute, Enabled: true });
+    expect(p.KeySchema).toEqual([
+      { AttributeName: tableDefinition.partitionKey, KeyType: 'HASH' },
+      { AttributeName: tableDefinition.sortKey, KeyType: 'RANGE' },
+    ]);
+    expect(p.GlobalSecondaryIndexes).toEqual(
+      tableDefinition.globalIndexes.map((gsi) => ({
+        IndexName: gsi.name,
+        KeySchema: [
+          { AttributeName: gsi.partitionKey, KeyType: 'HASH' },
+          { AttributeName: gsi.sortKey, KeyType: 'RANGE' },
+        ],
+        Projection: { ProjectionType: 'ALL' },
+      })),
+    );
+    expect(p.GlobalSecondaryIndexes.map((g: { IndexName: string }) => g.IndexName)).toContain('gsi1');
+  });
+
+  it('grants no Scan and no wildcard actions anywhere', () => {
+    const statements = ofType(t, 'AWS::IAM::Policy').flatMap(
+      ([, p]) => props(p).PolicyDocument.Statement as Statement[],
+    );
+    const actions = statements.flatMap(actionsOf);
+
+    expect(actions.length).toBeGreaterThan(0);
+    expect(actions).not.toContain('dynamodb:Scan');
+    expect(actions.filter((a) => a === '*' || a.endsWith(':*'))).toEqual([]);
+  });
+
+  it('grants read routes only reads and readWrite routes reads and writes', () => {
+    const fnByOperation = functionsByOperation();
+    for (const route of routes as readonly RouteDef[]) {
+      const actions = statementsOfFunction(fnByOperation.get(route.id) as string).flatMap(actionsOf);
+
+      expect(actions, route.id).toEqual(expect.arrayContaining(READ_ACTIONS));
+      if (route.table === 'read')
+        expect(
+          actions.filter((a) => WRITE_ACTIONS.includes(a)),
+          route.id,
+        ).toEqual([]);
+      else expect(actions, route.id).toEqual(expect.arrayContaining(WRITE_ACTIONS));
+    }
+  });
+
+  it('gives the authorizer no table access', () => {
+    const authorizerFnId = functionsByOperation().get(undefined) as string;
+
+    expect(
+      statementsOfFunction(authorizerFnId)
+        .flatMap(actionsOf)
+        .filter((a) => a.startsWith('dynamodb:')),
+    ).toEqual([]);
+  });
+
+  it('passes the page-token secret only to the operations that hand out page tokens', () => {
+    for (const [, fn] of ofType(t, 'AWS::Lambda::Function')) {
+      const vars = props(fn).Environment?.Variables ?? {};
+      const operation = vars.OPERATION_ID as string | undefined;
+      const route = (routes as readonly RouteDef[]).find((r) => r.id === operation);
+      expect(JSON.stringify(vars.PAGE_TOKEN_SECRET ?? null).includes('resolve:secretsmanager'), operation).toBe(
+        route?.pageTokens === true,
+      );
+    }
+  });
+
+  it('outputs the API URL, the table name and both base URLs', () => {
+    const outputs = Object.keys(t.findOutputs('*'));
+
+    expect(outputs.sort()).toEqual(['AdminBaseUrl', 'ApiUrl', 'ReportingBaseUrl', 'TableName']);
+    t.resourceCountIs('AWS::ApiGateway::DomainName', 0);
+  });
+});
+
+describe('AnalyticsApiStack with custom domains', () => {
+  it('maps the whole API at the root of both domains and outputs their URLs', () => {
+    const config = loadConfig(
+      (k) =>
+        ({
+          reportingDomainName: 'youtubeanalytics.example.com',
+          reportingCertificateArn: 'arn:aws:acm:eu-west-1:111111111111:certificate/reporting',
+          adminDomainName: 'analyticsadmin.example.com',
+          adminCertificateArn: 'arn:aws:acm:eu-west-1:111111111111:certificate/admin',
+        })[k],
+      {},
+    );
+
+    const t = synth(config);
+
+    t.resourceCountIs('AWS::ApiGateway::DomainName', 2);
+    t.resourceCountIs('AWS::ApiGateway::BasePathMapping', 2);
+    t.hasResourceProperties('AWS::ApiGateway::DomainName', {
+      DomainName: 'youtubeanalytics.example.com',
+      RegionalCertificateArn: 'arn:aws:acm:eu-west-1:111111111111:certificate/reporting',
+      EndpointConfiguration: { Types: ['REGIONAL'] },
+    });
+    for (const [, mapping] of ofType(t, 'AWS::ApiGateway::BasePathMapping')) {
+      expect(props(mapping).BasePath).toBeUndefined();
+    }
+    t.hasOutput('ReportingBaseUrl', { Value: 'https://youtubeanalytics.example.com/' });
+    t.hasOutput('AdminBaseUrl', { Value: 'https://analyticsadmin.example.com/' });
+    expect(Object.keys(t.findOutputs('*')).filter((k) => k.endsWith('DomainTarget'))).toEqual([
+      'ReportingDomainTarget',
+      'AdminDomainTarget',
+    ]);
+  });
+});
+
+describe('loadConfig', () => {
+  it('uses secure placeholders and the house defaults when nothing is set', () => {
+    const config = loadConfig(() => undefined, {});
+
+    expect(config).toEqual({
+      jwtIssuer: 'https://issuer.invalid/',
+      jwtAudience: 'analytics-api',
+      jwksUri: 'https://issuer.invalid/.well-known/jwks.json',
+      scopeBase: 'https://www.googleapis.com',
+      stageName: 'v',
+      authorizerCacheTtlSeconds: 60,
+      throttlingRateLimit: 100,
+      throttlingBurstLimit: 200,
+      reportingDomain: undefined,
+      adminDomain: undefined,
+    });
+  });
+
+  it('prefers context over the environment, and the environment over defaults', () => {
+    const context: Record<string, unknown> = { jwtIssuer: 'https://ctx.example/', authorizerCacheTtlSeconds: '0' };
+    const env = {
+      JWT_ISSUER: 'https://env.example/',
+      JWT_AUDIENCE: 'env-audience',
+      JWKS_URI: 'https://env.example/jwks.json',
+      SCOPE_BASE: 'https://scopes.example',
+    };
+
+    const config = loadConfig((k) => context[k], env);
+
+    expect(config.jwtIssuer).toBe('https://ctx.example/');
+    expect(config.jwtAudience).toBe('env-audience');
+    expect(config.jwksUri).toBe('https://env.example/jwks.json');
+    expect(config.scopeBase).toBe('https://scopes.example');
+    expect(config.authorizerCacheTtlSeconds).toBe(0);
+  });
+
+  it('treats empty values as unset', () => {
+    expect(loadConfig((k) => (k === 'jwtIssuer' ? '' : undefined), {}).jwtIssuer).toBe(PLACEHOLDER_JWT.issuer);
+  });
+
+  it('rejects a half-configured domain, a bad TTL and a non-https JWKS URI', () => {
+    expect(() => loadConfig((k) => (k === 'adminDomainName' ? 'a.example.com' : undefined), {})).toThrow(
+      /adminCertificateArn/,
+    );
+    expect(() => loadConfig((k) => (k === 'authorizerCacheTtlSeconds' ? '3601' : undefined), {})).toThrow(/3600/);
+    expect(() => loadConfig(() => undefined, { JWKS_URI: 'http://localhost/jwks.json' })).toThrow(/https/);
+  });
+});
