@@ -1,4 +1,14 @@
-/** groupItems.delete: not implemented yet (see the README's operation table); answers 501 notImplemented. */
-import { notImplementedHandler } from '../_shared/not-implemented';
+/** groupItems.delete: DELETE /v2/groupItems?id=… → 204 */
+import { groupDeps } from '../_shared/group-deps';
+import { httpHandler } from '../_shared/http-handler';
+import { noContent } from '../_shared/http-result';
+import { callerFrom, parseIdParam } from '../core/groups/group-commands';
+import { deleteGroupItem, type GroupDeps } from '../core/groups/group-service';
 
-export const handler = notImplementedHandler('groupItems.delete');
+export const makeHandler = (deps: GroupDeps) =>
+  httpHandler('groupItems.delete', { body: 'none' }, async ({ query, principal }) => {
+    await deleteGroupItem(deps, callerFrom(principal, query), parseIdParam(query, 'id'));
+    return noContent();
+  });
+
+export const handler = makeHandler(groupDeps());

@@ -1,4 +1,17 @@
-/** groupItems.list: not implemented yet (see the README's operation table); answers 501 notImplemented. */
-import { notImplementedHandler } from '../_shared/not-implemented';
+/** groupItems.list: GET /v2/groupItems?groupId=… (all items; a group holds at most 500). */
+import { groupDeps } from '../_shared/group-deps';
+import { httpHandler } from '../_shared/http-handler';
+import { jsonResult } from '../_shared/http-result';
+import { etagOf, toGroupItemResource } from '../core/groups/group';
+import { callerFrom, parseIdParam } from '../core/groups/group-commands';
+import { type GroupDeps, listGroupItems } from '../core/groups/group-service';
 
-export const handler = notImplementedHandler('groupItems.list');
+export const makeHandler = (deps: GroupDeps) =>
+  httpHandler('groupItems.list', { body: 'none' }, async ({ query, principal }) => {
+    const items = (await listGroupItems(deps, callerFrom(principal, query), parseIdParam(query, 'groupId'))).map(
+      toGroupItemResource,
+    );
+    return jsonResult(200, { kind: 'youtube#groupItemListResponse', etag: etagOf(items), items });
+  });
+
+export const handler = makeHandler(groupDeps());

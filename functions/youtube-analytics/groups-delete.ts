@@ -1,4 +1,14 @@
-/** groups.delete: not implemented yet (see the README's operation table); answers 501 notImplemented. */
-import { notImplementedHandler } from '../_shared/not-implemented';
+/** groups.delete: DELETE /v2/groups?id=… → 204; removes the group and every item in it. */
+import { groupDeps } from '../_shared/group-deps';
+import { httpHandler } from '../_shared/http-handler';
+import { noContent } from '../_shared/http-result';
+import { callerFrom, parseIdParam } from '../core/groups/group-commands';
+import { deleteGroup, type GroupDeps } from '../core/groups/group-service';
 
-export const handler = notImplementedHandler('groups.delete');
+export const makeHandler = (deps: GroupDeps) =>
+  httpHandler('groups.delete', { body: 'none' }, async ({ query, principal }) => {
+    await deleteGroup(deps, callerFrom(principal, query), parseIdParam(query, 'id'));
+    return noContent();
+  });
+
+export const handler = makeHandler(groupDeps());

@@ -1,4 +1,21 @@
-/** groups.list: not implemented yet (see the README's operation table); answers 501 notImplemented. */
-import { notImplementedHandler } from '../_shared/not-implemented';
+/** groups.list: GET /v2/groups?id=… | mine=true[&pageToken=…] */
+import { groupDeps } from '../_shared/group-deps';
+import { httpHandler } from '../_shared/http-handler';
+import { jsonResult } from '../_shared/http-result';
+import { etagOf, toGroupResource } from '../core/groups/group';
+import { callerFrom, parseListGroups } from '../core/groups/group-commands';
+import { type GroupDeps, listGroups } from '../core/groups/group-service';
 
-export const handler = notImplementedHandler('groups.list');
+export const makeHandler = (deps: GroupDeps) =>
+  httpHandler('groups.list', { body: 'none' }, async ({ query, principal }) => {
+    const page = await listGroups(deps, callerFrom(principal, query), parseListGroups(query));
+    const items = page.groups.map(toGroupResource);
+    return jsonResult(200, {
+      kind: 'youtube#groupListResponse',
+      etag: etagOf(items),
+      items,
+      ...(page.nextPageToken ? { nextPageToken: page.nextPageToken } : {}),
+    });
+  });
+
+export const handler = makeHandler(groupDeps());
