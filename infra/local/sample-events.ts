@@ -192,7 +192,7 @@ for (const route of routes as readonly RouteDef[]) {
   }
 }
 const groupsList = routesById.get('groups.list') as RouteDef;
-write('authorizer/allow.json', authorizerEvent(groupsList, '${TOKEN:alice:video-platform}'));
-write('authorizer/insufficient-scope.json', authorizerEvent(groupsList, '${TOKEN:alice:analytics.readonly}'));
+write('authorizer/allow.json', authorizerEvent(groupsList, 'Bearer ${TOKEN:alice:video-platform}'));
+write('authorizer/insufficient-scope.json', authorizerEvent(groupsList, 'Bearer ${TOKEN:alice:analytics.readonly}'));
 write('authorizer/missing-header.json', authorizerEvent(groupsList, undefined));
 write('authorizer/malformed-header.json', authorizerEvent(groupsList, 'Basic YWxpY2U6c2VjcmV0'));
