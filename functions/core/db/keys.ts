@@ -13,6 +13,9 @@
  * | G1 | One group of an acting owner                            | GetItem (consistent)                        | pk OWNER#<actor>, sk GROUP#<groupId>                                  |
  * | G2 | An acting owner's groups, in id order (ids sort by time)| Query pk, begins_with(sk, GROUP#), paged    | same                                                                  |
  * | G3 | The items of one group                                  | Query pk, begins_with(sk, ITEM#<groupId>#)  | pk OWNER#<actor>, sk ITEM#<groupId>#<KIND>#<resourceId>               |
+ * | F1 | One fact cube variant of a channel over a range of days | Query pk, sk BETWEEN (contiguous range)     | pk FACT#<family>#<channel>#<variant>[#<partition>],                   |
+ * |    | or months (reports.query)                               |                                             |    sk D#<yyyy-mm-dd> / M#<yyyy-mm> [#<chunk> for oversized cubes]     |
+ * | F2 | What a loaded month holds (days, partitions) for ingest | GetItem                                     | pk FACT#<family>#<channel>#MANIFEST, sk M#<yyyy-mm>                   |
  *
  * Acting-owner keys (`actor`): `channel:<channelId>`, `contentOwner:<id>`, or `user:<sub>` for a caller that owns
  * no channel. Groups live in their owner's partition, so one owner can never address another owner's group: a
@@ -49,6 +52,14 @@ export const keys = {
   group: (actor: string, groupId: string): TableKey => ({ pk: `OWNER#${actor}`, sk: `GROUP#${groupId}` }),
   groupSkPrefix: 'GROUP#',
   groupItemSkPrefix: (groupId: string) => `ITEM#${groupId}#`,
+  factPartition: (family: string, channel: string, variant: string, partition?: string) =>
+    `FACT#${family}#${channel}#${variant}${partition === undefined ? '' : `#${partition}`}`,
+  factDaySk: (day: string) => `D#${day}`,
+  factMonthSk: (month: string) => `M#${month}`,
+  factManifest: (family: string, channel: string, month: string): TableKey => ({
+    pk: `FACT#${family}#${channel}#MANIFEST`,
+    sk: `M#${month}`,
+  }),
   groupItem: (actor: string, groupId: string, kind: DirectoryKind, resourceId: string): TableKey => ({
     pk: `OWNER#${actor}`,
     sk: `ITEM#${groupId}#${kind}#${resourceId}`,

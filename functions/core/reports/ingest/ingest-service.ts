@@ -1,0 +1,216 @@
+/**
+ * Ingest of Reporting API daily files into fact cubes. A file for (report type, channel, day) REPLACES what was
+ * stored for that key (backfills restate whole days): the day's cubes are rewritten, and the month's cubes are
+ * recomputed from all of its days in a fixed order, so loading a file twice, or a corrected file, leaves the
+ * table exactly as one load of the latest file would. Facts for channels the directory does not know are stored
+ * too; they serve nobody until the directory names an owner.
+ */
+import path from 'node:path';
+import { type FactRow, FULL_DAY, factsOfDay, partition, rollup, VARIANTS } from '../cube';
+import type { FactRepository, MonthManifest } from '../fact-repository';
+import { newReadStats } from '../fact-repository';
+import {
+  CHANNEL_BASIC_FAMILY,
+  type ChannelBasicVersion,
+  type ParsedDayFile,
+  readChannelBasic,
+} from './channel-basic-file';
+import { CsvError, decodeText, parseCsv } from './csv';
+
+export interface IngestFile {
+  /** A path or object key: its YYYYMMDD and UC… segments name the day and channel of a header-only file. */
+  readonly name: string;
+  read(): Promise<Uint8Array>;
+}
+
+export interface IngestOptions {
+  readonly type?: ChannelBasicVersion;
+  /** The channel of header-only files whose name does not say it. */
+  readonly channel?: string;
+  readonly onFile?: (done: number, total: number, file: string) => void;
+  readonly now?: () => Date;
+}
+
+export interface IngestSummary {
+  files: number;
+  loaded: number;
+  rows: number;
+  /** Distinct (channel, day) pairs written. */
+  days: number;
+  rejected: { file: string; message: string }[];
+  seconds: number;
+}
+
+const dayHint = (name: string): string | undefined => {
+  const m = /(?:^|[^0-9])(\d{4})(\d{2})(\d{2})(?:[^0-9]|$)/.exec(path.basename(name));
+  return m ? `${m[1]}-${m[2]}-${m[3]}` : undefined;
+};
+
+const channelHint = (name: string): string | undefined =>
+  name.split(/[\\/]/).find((part) => /^UC[A-Za-z0-9_-]+$/.test(part));
+
+async function parseFile(file: IngestFile, options: IngestOptions): Promise<ParsedDayFile> {
+  const parsed = readChannelBasic(
+    file.name,
+    parseCsv(file.name, decodeText(file.name, await file.read())),
+    options.type,
+  );
+  if (parsed.day !== undefined) return parsed;
+  // Header only: "no data that day". It still replaces the day, so we must know which day and channel.
+  const day = dayHint(file.name);
+  const channel = options.channel ?? channelHint(file.name);
+  if (!day || !channel) {
+    throw new CsvError(
+      file.name,
+      1,
+      undefined,
+      'a header-only file must name its day (YYYYMMDD) and channel (UC…) in its path, or use --channel',
+    );
+  }
+  return { ...parsed, day, byChannel: new Map([[channel, []]]) };
+}
+
+export async function ingestFiles(
+  repo: FactRepository,
+  files: readonly IngestFile[],
+  options: IngestOptions = {},
+): Promise<IngestSummary> {
+  const started = performance.now();
+  const now = options.now ?? (() => new Date());
+  const summary: IngestSummary = { files: files.length, loaded: 0, rows: 0, days: 0, rejected: [], seconds: 0 };
+  let done = 0;
+  const progress = (file: string) => options.onFile?.(++done, files.length, file);
+
+  // Group files by month (from their names where possible) so a month's cubes are computed once per batch.
+  const byMonth = new Map<string, { file: IngestFile; parsed?: ParsedDayFile }[]>();
+  for (const file of files) {
+    let month = dayHint(file.name)?.slice(0, 7);
+    let parsed: ParsedDayFile | undefined;
+    if (!month) {
+      try {
+        parsed = await parseFile(file, options);
+        month = (parsed.day as string).slice(0, 7);
+      } catch (err) {
+        summary.rejected.push({ file: file.name, message: (err as Error).message });
+        progress(file.name);
+        continue;
+      }
+    }
+    const list = byMonth.get(month) ?? [];
+    list.push(parsed ? { file, parsed } : { file });
+    byMonth.set(month, list);
+  }
+
+  for (const month of [...byMonth.keys()].sort()) {
+    // channel → day → facts and the file that supplied them (the later file of a day wins)
+    const batch = new Map<string, Map<string, { facts: FactRow[]; file: ParsedDayFile }>>();
+    const entries = (byMonth.get(month) ?? []).sort((a, b) => a.file.name.localeCompare(b.file.name));
+    for (const entry of entries) {
+      try {
+        const parsed = entry.parsed ?? (await parseFile(entry.file, options));
+        if ((parsed.day as string).slice(0, 7) !== month) {
+          throw new CsvError(
+            entry.file.name,
+            2,
+            'date',
+            `the rows are for ${parsed.day}, not the day in the file name`,
+          );
+        }
+        for (const [channel, facts] of parsed.byChannel) {
+          const days = batch.get(channel) ?? new Map();
+          days.set(parsed.day as string, { facts, file: parsed });
+          batch.set(channel, days);
+        }
+        summary.loaded++;
+        summary.rows += parsed.rows;
+      } catch (err) {
+        summary.rejected.push({ file: entry.file.name, message: (err as Error).message });
+      }
+      progress(entry.file.name);
+    }
+    for (const [channel, days] of batch) {
+      await writeMonth(repo, channel, month, days, now());
+      summary.days += days.size;
+    }
+  }
+  summary.seconds = (performance.now() - started) / 1000;
+  return summary;
+}
+
+async function writeMonth(
+  repo: FactRepository,
+  channel: string,
+  month: string,
+  batch: ReadonlyMap<string, { facts: FactRow[]; file: ParsedDayFile }>,
+  now: Date,
+): Promise<void> {
+  const family = CHANNEL_BASIC_FAMILY;
+  const manifest: MonthManifest = (await repo.readManifest(family, channel, month)) ?? { partitions: {}, days: {} };
+  // Days stored earlier and not restated by this batch come back from their full-day cubes.
+  const allDays = new Map<string, FactRow[]>();
+  const storedDays = Object.keys(manifest.days).filter((d) => !batch.has(d));
+  if (storedDays.length > 0) {
+    const stored = await repo.read(
+      { family, channel, variant: FULL_DAY.name },
+      `D#${month}-01`,
+      `D#${month}-31`,
+      newReadStats(),
+    );
+    for (const { period, cube } of stored) {
+      const day = period.slice(2);
+      if (!batch.has(day)) allDays.set(day, factsOfDay(day, cube));
+    }
+  }
+  for (const [day, { facts }] of batch) allDays.set(day, facts);
+  const ordered = [...allDays.keys()].sort();
+  const monthFacts = ordered.flatMap((day) => allDays.get(day) as FactRow[]);
+
+  const writes: Parameters<FactRepository['write']>[0][number][] = [];
+  for (const variant of VARIANTS) {
+    if (variant.periods.includes('day')) {
+      for (const day of batch.keys()) {
+        writes.push({
+          family,
+          channel,
+          variant: variant.name,
+          period: `D#${day}`,
+          cube: rollup(allDays.get(day) as FactRow[], variant.grain),
+        });
+      }
+    }
+    if (!variant.periods.includes('month')) continue;
+    const period = `M#${month}`;
+    if (!variant.partitionBy) {
+      writes.push({ family, channel, variant: variant.name, period, cube: rollup(monthFacts, variant.grain) });
+      continue;
+    }
+    const parts = partition(monthFacts, variant.partitionBy);
+    parts.delete(''); // channel-level rows have no video: they belong to no video partition
+    const values = [...parts.keys()].sort();
+    for (const value of values) {
+      writes.push({
+        family,
+        channel,
+        variant: variant.name,
+        partition: value,
+        period,
+        cube: rollup(parts.get(value) as FactRow[], variant.grain),
+      });
+    }
+    const stale = (manifest.partitions[variant.name] ?? []).filter((v) => !parts.has(v));
+    await repo.remove(stale.map((value) => ({ family, channel, variant: variant.name, partition: value, period })));
+    manifest.partitions[variant.name] = values;
+  }
+  // Cubes stored in several chunks last time may need fewer now: clear their extra chunks before rewriting.
+  await repo.remove(manifest.chunked ?? []);
+  manifest.chunked = await repo.write(writes);
+  for (const [day, { file, facts }] of batch) {
+    manifest.days[day] = {
+      file: path.basename(file.file),
+      rows: facts.length,
+      reportType: file.reportType,
+      loadedAt: now.toISOString(),
+    };
+  }
+  await repo.writeManifest(family, channel, month, manifest);
+}

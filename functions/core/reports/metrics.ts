@@ -1,0 +1,118 @@
+/**
+ * Stored measures (additive columns of the fact cubes) and the Analytics API metrics computed from them.
+ * Averages and rates are recomputed from sums, never summed. A measure missing from a file's report version is
+ * null, not 0; sums follow SQL semantics (null only when every input is null).
+ */
+export const MEASURES = [
+  'views',
+  'engagedViews',
+  'redViews',
+  'comments',
+  'likes',
+  'dislikes',
+  'shares',
+  'videosAddedToPlaylists',
+  'videosRemovedFromPlaylists',
+  'watchMinutes',
+  'redWatchMinutes',
+  /** average_view_duration_percentage × views: the weight that makes the percentage re-averageable. */
+  'viewPercentageWeighted',
+  'annotationImpressions',
+  'annotationClickableImpressions',
+  'annotationClosableImpressions',
+  'annotationClicks',
+  'annotationCloses',
+  'cardImpressions',
+  'cardClicks',
+  'cardTeaserImpressions',
+  'cardTeaserClicks',
+  'subscribersGained',
+  'subscribersLost',
+] as const;
+
+export type Measure = (typeof MEASURES)[number];
+export const MEASURE_INDEX: Readonly<Record<Measure, number>> = Object.fromEntries(
+  MEASURES.map((m, i) => [m, i]),
+) as Record<Measure, number>;
+
+export type Value = number | null;
+export type Sums = Value[];
+
+export const emptySums = (): Sums => MEASURES.map(() => null);
+
+/** Null-aware addition (SQL SUM). */
+export function addInto(target: Sums, source: readonly Value[]): void {
+  for (let i = 0; i < source.length; i++) {
+    const v = source[i] as Value;
+    if (v === null) continue;
+    const t = target[i] as Value;
+    target[i] = t === null ? v : t + v;
+  }
+}
+
+export type DataType = 'INTEGER' | 'FLOAT';
+
+export interface MetricDef {
+  readonly dataType: DataType;
+  /** Measures whose sums the metric needs (for documentation and the oracle). */
+  readonly uses: readonly Measure[];
+  readonly compute: (s: (m: Measure) => Value) => Value;
+}
+
+const sum = (m: Measure): MetricDef => ({ dataType: 'INTEGER', uses: [m], compute: (s) => s(m) });
+const rounded = (m: Measure): MetricDef => ({
+  dataType: 'INTEGER',
+  uses: [m],
+  compute: (s) => {
+    const v = s(m);
+    return v === null ? null : Math.round(v);
+  },
+});
+/** numerator ÷ denominator × factor; 0 when the denominator is 0 (no activity), null when unknown. */
+const ratio = (num: Measure, den: Measure, dataType: DataType = 'FLOAT', factor = 1): MetricDef => ({
+  dataType,
+  uses: [num, den],
+  compute: (s) => {
+    const n = s(num);
+    const d = s(den);
+    if (n === null || d === null) return null;
+    if (d === 0) return 0;
+    const v = (n * factor) / d;
+    return dataType === 'INTEGER' ? Math.round(v) : v;
+  },
+});
+
+/** The channel-basic metrics with their Analytics API names. */
+export const METRICS = {
+  views: sum('views'),
+  engagedViews: sum('engagedViews'),
+  redViews: sum('redViews'),
+  comments: sum('comments'),
+  likes: sum('likes'),
+  dislikes: sum('dislikes'),
+  shares: sum('shares'),
+  videosAddedToPlaylists: sum('videosAddedToPlaylists'),
+  videosRemovedFromPlaylists: sum('videosRemovedFromPlaylists'),
+  estimatedMinutesWatched: rounded('watchMinutes'),
+  estimatedRedMinutesWatched: rounded('redWatchMinutes'),
+  averageViewDuration: ratio('watchMinutes', 'views', 'INTEGER', 60),
+  averageViewPercentage: ratio('viewPercentageWeighted', 'views'),
+  annotationImpressions: sum('annotationImpressions'),
+  annotationClickableImpressions: sum('annotationClickableImpressions'),
+  annotationClosableImpressions: sum('annotationClosableImpressions'),
+  annotationClicks: sum('annotationClicks'),
+  annotationCloses: sum('annotationCloses'),
+  annotationClickThroughRate: ratio('annotationClicks', 'annotationClickableImpressions'),
+  annotationCloseRate: ratio('annotationCloses', 'annotationClosableImpressions'),
+  cardImpressions: sum('cardImpressions'),
+  cardClicks: sum('cardClicks'),
+  cardTeaserImpressions: sum('cardTeaserImpressions'),
+  cardTeaserClicks: sum('cardTeaserClicks'),
+  cardClickRate: ratio('cardClicks', 'cardImpressions'),
+  cardTeaserClickRate: ratio('cardTeaserClicks', 'cardTeaserImpressions'),
+  subscribersGained: sum('subscribersGained'),
+  subscribersLost: sum('subscribersLost'),
+} as const satisfies Record<string, MetricDef>;
+
+export type MetricName = keyof typeof METRICS;
+export const isSupportedMetric = (name: string): name is MetricName => Object.hasOwn(METRICS, name);
