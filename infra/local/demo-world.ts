@@ -5,6 +5,9 @@
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { type DirectoryWorld, loadDirectory } from '../../functions/core/directory/directory-loader';
 import type { TableContext } from '../../functions/core/directory/directory-repository';
+import { dynamoFactRepository } from '../../functions/core/reports/fact-repository';
+import { type IngestFile, ingestFiles } from '../../functions/core/reports/ingest/ingest-service';
+import { type GeneratorOptions, generateDays } from './export-generator';
 
 const range = (prefix: string, from: number, to: number, width: number) =>
   Array.from({ length: to - from + 1 }, (_, i) => `${prefix}${String(from + i).padStart(width, '0')}`);
@@ -89,15 +92,38 @@ export const demoWorld: DirectoryWorld = {
   ],
 };
 
+/** The generated exports a newcomer sees at once: alice and carol, July to October 2026 (dave gets none). */
+export const DEMO_EXPORTS: readonly GeneratorOptions[] = [
+  { channel: 'UCdemo-alice', videos: 600, videoPrefix: 'alice-v', videoWidth: 4 },
+  { channel: 'UCdemo-carol', videos: 100, videoPrefix: 'carol-v', videoWidth: 4 },
+].map((c) => ({ ...c, days: 123, start: '2026-07-01', seed: 42, version: 'a3' as const, gzip: false }));
+
+/** The demo exports as in-memory daily files, ready for the ingest service. */
+export function demoExportFiles(): IngestFile[] {
+  const files: IngestFile[] = [];
+  for (const o of DEMO_EXPORTS) {
+    for (const day of generateDays(o)) {
+      const text = [day.header, ...day.rows].map((r) => r.join(',')).join('\n');
+      files.push({ name: `demo/${o.channel}/channel_basic_a3/${day.date}.csv`, read: async () => Buffer.from(text) });
+    }
+  }
+  return files;
+}
+
 /** Bump when the demo world changes, so existing local tables pick up the new version. */
-export const DEMO_WORLD_VERSION = 1;
+export const DEMO_WORLD_VERSION = 2;
 const MARKER = { pk: 'DEMO#WORLD', sk: 'VERSION' };
 
 /** Loads the demo world unless this version is already there. Returns whether it loaded anything. */
-export async function ensureDemoWorld(ctx: TableContext): Promise<boolean> {
+export async function ensureDemoWorld(
+  ctx: TableContext,
+  options: { facts?: boolean; onLoad?: () => void } = {},
+): Promise<boolean> {
   const marker = await ctx.db.send(new GetCommand({ TableName: ctx.tableName, Key: MARKER, ConsistentRead: true }));
   if (marker.Item?.version === DEMO_WORLD_VERSION) return false;
+  options.onLoad?.();
   await loadDirectory(ctx, demoWorld);
+  if (options.facts !== false) await ingestFiles(dynamoFactRepository(ctx), demoExportFiles());
   await ctx.db.send(
     new PutCommand({
       TableName: ctx.tableName,

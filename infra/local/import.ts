@@ -6,9 +6,9 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { dynamoFactRepository } from '../../functions/core/reports/fact-repository';
 import type { ChannelBasicVersion } from '../../functions/core/reports/ingest/channel-basic-file';
 import { type IngestFile, ingestFiles } from '../../functions/core/reports/ingest/ingest-service';
-import { dynamoFactRepository } from '../../functions/core/reports/fact-repository';
 import { openLocalTable } from './local-table';
 
 const { values, positionals } = parseArgs({

@@ -39,7 +39,8 @@ export async function openLocalTable(options: { reset?: boolean; quiet?: boolean
   await ensureTable(endpoint, localSettings.tableName);
   const db = createDocumentClient(endpoint);
   const ctx = { db, tableName: localSettings.tableName };
-  if (await ensureDemoWorld(ctx)) log('Loaded the demo world.');
+  const loading = () => log('Loading the demo world and its generated analytics exports (first start only, ~30 s) ...');
+  if (await ensureDemoWorld(ctx, { onLoad: loading })) log('Loaded the demo world.');
   return {
     ...ctx,
     endpoint,

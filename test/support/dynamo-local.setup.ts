@@ -12,7 +12,8 @@ export default async function setup() {
   const ddb = await startDynamoLocal();
   await ensureTable(ddb.endpoint, TEST_TABLE);
   const db = createDocumentClient(ddb.endpoint);
-  await ensureDemoWorld({ db, tableName: TEST_TABLE });
+  // The directory only: report tests load the exact facts they need.
+  await ensureDemoWorld({ db, tableName: TEST_TABLE }, { facts: false });
   db.destroy();
   Object.assign(process.env, {
     DYNAMODB_ENDPOINT: ddb.endpoint,

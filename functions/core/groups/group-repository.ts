@@ -11,7 +11,6 @@ import {
   BatchGetCommand,
   BatchWriteCommand,
   DeleteCommand,
-  type DynamoDBDocumentClient,
   PutCommand,
   QueryCommand,
   TransactWriteCommand,
@@ -223,7 +222,7 @@ export const dynamoGroupRepository = (
       } catch (err) {
         if (!isConditionFailure(err)) translate(err);
         const old = oldItem((err as { Item?: never }).Item);
-        if (!old || old.status !== 'active') throw groupErrors.groupNotFound(id);
+        if (old?.status !== 'active') throw groupErrors.groupNotFound(id);
         throw groupErrors.etagMismatch();
       }
     },
@@ -351,7 +350,7 @@ export const dynamoGroupRepository = (
       if (!reasons) return { item, created: true };
       // Classified by index: 0 the item, 1 the group, 2 the directory entry.
       const group = failedAt(reasons, 1) ? oldItem(reasons[1]?.Item) : undefined;
-      if (failedAt(reasons, 1) && (!group || group.status !== 'active')) throw groupErrors.groupNotFound(groupId);
+      if (failedAt(reasons, 1) && group?.status !== 'active') throw groupErrors.groupNotFound(groupId);
       if (failedAt(reasons, 2)) throw groupErrors.resourceNotFound(kind, resourceId);
       const existing = failedAt(reasons, 0) ? oldItem(reasons[0]?.Item) : undefined;
       if (existing) return { item: toItem(existing), created: false };

@@ -63,7 +63,7 @@ function assertKindAllowed(owner: ActingOwner, kind: ResourceKind): void {
 /** A group being deleted is, to every operation, a group that does not exist. */
 async function activeGroup(deps: GroupDeps, actor: string, id: string): Promise<Group> {
   const group = await deps.groups.get(actor, id);
-  if (!group || group.status !== 'active') throw groupErrors.groupNotFound(id);
+  if (group?.status !== 'active') throw groupErrors.groupNotFound(id);
   return group;
 }
 

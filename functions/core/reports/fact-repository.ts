@@ -2,13 +2,7 @@
  * DynamoDB adapter for fact cubes (access patterns F1/F2 in core/db/keys.ts). Reads are contiguous Query ranges
  * (never a Scan); writes are idempotent replacements keyed by (family, channel, variant, partition, period).
  */
-import {
-  BatchWriteCommand,
-  type DynamoDBDocumentClient,
-  GetCommand,
-  PutCommand,
-  QueryCommand,
-} from '@aws-sdk/lib-dynamodb';
+import { BatchWriteCommand, GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { keys } from '../db/keys';
 import { backoff, DEFAULT_RETRY } from '../db/retry';
 import type { TableContext } from '../directory/directory-repository';

@@ -146,7 +146,7 @@ export async function queryReport(
 async function groupVideos(deps: ReportDeps, channel: string, groupId: string): Promise<Set<string>> {
   const actor = actorKey({ type: 'channel', id: channel });
   const group = await deps.groups.get(actor, groupId);
-  if (!group || group.status !== 'active') {
+  if (group?.status !== 'active') {
     throw invalidValue('filters', `group==${groupId}`, 'No such group of the channel.');
   }
   const kind = effectiveItemType(group);
