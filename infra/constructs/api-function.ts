@@ -15,6 +15,7 @@ export interface ApiFunctionProps {
   readonly memorySize?: number;
   readonly timeout?: Duration;
   readonly environment?: Record<string, string>;
+  readonly reservedConcurrentExecutions?: number;
 }
 
 export class ApiFunction extends NodejsFunction {
@@ -28,6 +29,9 @@ export class ApiFunction extends NodejsFunction {
       architecture: Architecture.ARM_64,
       memorySize: props.memorySize ?? 512,
       timeout: props.timeout ?? Duration.seconds(10),
+      ...(props.reservedConcurrentExecutions
+        ? { reservedConcurrentExecutions: props.reservedConcurrentExecutions }
+        : {}),
       environment: { POWERTOOLS_SERVICE_NAME: 'analytics-api', ...props.environment },
       // An explicit log group gets a retention without the LogRetention custom-resource Lambda.
       logGroup: new LogGroup(scope, `${id}Logs`, { retention: RetentionDays.ONE_MONTH }),

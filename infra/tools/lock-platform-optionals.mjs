@@ -12,7 +12,11 @@ const platformOf = (name) => {
   const os = ['android', 'darwin', 'linux', 'win32', 'freebsd'].find((o) => name.includes(`-${o}`));
   const cpu = ['arm64', 'x64', 'ia32', 'arm'].find((c) => name.includes(`-${c}`));
   if (!os || !cpu) return undefined;
-  return { os: [os], cpu: [cpu], ...(name.includes('-musl') ? { libc: ['musl'] } : os === 'linux' ? { libc: ['glibc'] } : {}) };
+  return {
+    os: [os],
+    cpu: [cpu],
+    ...(name.includes('-musl') ? { libc: ['musl'] } : os === 'linux' ? { libc: ['glibc'] } : {}),
+  };
 };
 let added = 0;
 for (const [path, entry] of Object.entries(lock.packages)) {
@@ -25,6 +29,8 @@ for (const [path, entry] of Object.entries(lock.packages)) {
   }
   void path;
 }
-lock.packages = Object.fromEntries(Object.entries(lock.packages).sort(([a], [b]) => (a === '' ? -1 : b === '' ? 1 : a.localeCompare(b))));
+lock.packages = Object.fromEntries(
+  Object.entries(lock.packages).sort(([a], [b]) => (a === '' ? -1 : b === '' ? 1 : a.localeCompare(b))),
+);
 writeFileSync(file, `${JSON.stringify(lock, null, 2)}\n`);
 console.log(`added ${added} platform-optional lock entries`);

@@ -117,10 +117,11 @@ describe('AnalyticsApiStack (default settings)', () => {
     expect(props(authorizer).AuthorizerResultTtlInSeconds).toBe(60);
   });
 
-  it('deploys one nodejs22.x arm64 function per route plus the authorizer', () => {
-    const fns = ofType(t, 'AWS::Lambda::Function');
+  it('deploys one nodejs22.x arm64 function per route plus the authorizer and the ingest function', () => {
+    // CDK's own bucket-notification helper is a Lambda too; it is not ours.
+    const fns = ofType(t, 'AWS::Lambda::Function').filter(([id]) => !id.startsWith('BucketNotificationsHandler'));
 
-    expect(fns).toHaveLength(routes.length + 1);
+    expect(fns).toHaveLength(routes.length + 2);
     for (const [id, fn] of fns) {
       expect(props(fn).Runtime, id).toBe('nodejs22.x');
       expect(props(fn).Architectures, id).toEqual(['arm64']);
@@ -255,8 +256,62 @@ describe('AnalyticsApiStack (default settings)', () => {
   it('outputs the API URL, the table name and both base URLs', () => {
     const outputs = Object.keys(t.findOutputs('*'));
 
-    expect(outputs.sort()).toEqual(['AdminBaseUrl', 'ApiUrl', 'ReportingBaseUrl', 'TableName']);
+    expect(outputs.sort()).toEqual(['AdminBaseUrl', 'ApiUrl', 'ExportsBucketName', 'ReportingBaseUrl', 'TableName']);
     t.resourceCountIs('AWS::ApiGateway::DomainName', 0);
+  });
+});
+
+describe('AnalyticsApiStack ingest of analytics exports', () => {
+  let t: Template;
+  beforeAll(() => {
+    t = Template.fromStack(
+      new AnalyticsApiStack(
+        new App({
+          context: { 'aws:cdk:bundling-stacks': [] },
+          builtinCloudFormationValidation: false,
+          outdir: mkdtempSync(path.join(tmpdir(), 'cdk-ingest-')),
+        }),
+        'Ingest',
+        loadConfig(() => undefined, {}),
+      ),
+    );
+  });
+
+  it('keeps exports in a private, encrypted, versioned bucket retained on stack deletion', () => {
+    t.hasResource('AWS::S3::Bucket', {
+      DeletionPolicy: 'Retain',
+      Properties: Match.objectLike({
+        VersioningConfiguration: { Status: 'Enabled' },
+        PublicAccessBlockConfiguration: Match.objectLike({ BlockPublicAcls: true, RestrictPublicBuckets: true }),
+        BucketEncryption: Match.anyValue(),
+      }),
+    });
+  });
+
+  it('runs the ingest function, one at a time, for every .csv and .csv.gz object created', () => {
+    t.hasResourceProperties('AWS::Lambda::Function', { ReservedConcurrentExecutions: 1, Timeout: 300 });
+    const notifications = Object.values(t.findResources('Custom::S3BucketNotifications'));
+    const configs =
+      (notifications[0]?.Properties as any)?.NotificationConfiguration?.LambdaFunctionConfigurations ?? [];
+    const suffixes = configs.map((c: any) => c.Filter.Key.FilterRules[0].Value).sort();
+    expect(suffixes).toEqual(['.csv', '.csv.gz']);
+    for (const c of configs) expect(c.Events).toEqual(['s3:ObjectCreated:*']);
+  });
+
+  it('lets the ingest function read and write facts but never scan', () => {
+    const statements = Object.values(t.findResources('AWS::IAM::Policy')).flatMap(
+      (p: any) => p.Properties.PolicyDocument.Statement,
+    );
+    const ingest = statements.find(
+      (s: any) =>
+        [s.Action].flat().includes('dynamodb:BatchWriteItem') && ![s.Action].flat().includes('dynamodb:DeleteItem'),
+    );
+    expect([ingest?.Action].flat().sort()).toEqual([
+      'dynamodb:BatchWriteItem',
+      'dynamodb:GetItem',
+      'dynamodb:PutItem',
+      'dynamodb:Query',
+    ]);
   });
 });
 
