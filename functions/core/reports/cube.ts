@@ -11,15 +11,32 @@ import { addInto, emptySums, MEASURES, type Sums, type Value } from './metrics';
 export const GRAIN_DIMS = ['day', 'video', 'country', 'subscribedStatus', 'liveOrOnDemand'] as const;
 export type GrainDim = (typeof GRAIN_DIMS)[number];
 
+/** How a partitioned variant splits a period: one item per country, or per bucket of videos. */
+export type PartitionKind = 'country' | 'videoBucket';
+
 export interface CubeVariant {
   /** Short, stable name: part of the storage key. */
   readonly name: string;
   /** Dimensions kept in the rows (for day-period items `day` is implicit). */
   readonly grain: readonly GrainDim[];
-  /** One item per value of this dimension (per period). */
-  readonly partitionBy?: 'video' | 'country';
+  /** One item per partition value (per period). */
+  readonly partitionBy?: PartitionKind;
   readonly periods: readonly ('day' | 'month')[];
 }
+
+/** Videos are spread over this many buckets, so per-video data costs a few items a month, not one per video. */
+export const VIDEO_BUCKETS = 64;
+
+/** FNV-1a of the id, as a fixed-width bucket name. */
+export function videoBucket(video: string): string {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < video.length; i++) h = Math.imul(h ^ video.charCodeAt(i), 0x01000193);
+  return `b${String((h >>> 0) % VIDEO_BUCKETS).padStart(2, '0')}`;
+}
+
+/** The partition a fact belongs to. */
+export const partitionValue = (kind: PartitionKind, f: FactRow): string =>
+  kind === 'country' ? f.country : videoBucket(f.video);
 
 const GEO = ['country', 'subscribedStatus', 'liveOrOnDemand'] as const;
 
@@ -29,10 +46,8 @@ export const VARIANTS: readonly CubeVariant[] = [
   { name: 'g', grain: [...GEO], periods: ['day', 'month'] },
   { name: 'gd', grain: ['day', ...GEO], periods: ['month'] },
   { name: 'v', grain: ['video'], periods: ['day', 'month'] },
-  { name: 'vc', grain: ['video'], partitionBy: 'country', periods: ['month'] },
-  { name: 'p', grain: [...GEO], partitionBy: 'video', periods: ['month'] },
-  { name: 'pd', grain: ['day'], partitionBy: 'video', periods: ['month'] },
-  { name: 'pgd', grain: ['day', ...GEO], partitionBy: 'video', periods: ['month'] },
+  { name: 'vc', grain: ['video', 'country'], periods: ['month'] },
+  { name: 'vb', grain: ['video', 'day', ...GEO], partitionBy: 'videoBucket', periods: ['month'] },
   { name: 'f', grain: ['video', ...GEO], periods: ['day'] },
 ];
 
@@ -87,11 +102,11 @@ export function rollup(facts: Iterable<FactRow>, grain: readonly GrainDim[]): Cu
   return { grain, rows: [...byKey.values()].sort((a, b) => compareKeys(a.key, b.key)) };
 }
 
-/** Groups facts by one dimension's value (for partitioned variants), keeping their order. */
-export function partition(facts: readonly FactRow[], dim: GrainDim): Map<string, FactRow[]> {
+/** Groups facts by partition (for partitioned variants), keeping their order. */
+export function partition(facts: readonly FactRow[], kind: PartitionKind): Map<string, FactRow[]> {
   const parts = new Map<string, FactRow[]>();
   for (const f of facts) {
-    const value = f[dim];
+    const value = partitionValue(kind, f);
     const list = parts.get(value);
     if (list) list.push(f);
     else parts.set(value, [f]);

@@ -3,7 +3,7 @@
  * planner picks the cheapest cube variant that holds every dimension the query groups or filters by, so a
  * channel-level report reads one item per month and one per edge day whatever the number of videos.
  */
-import { type CubeVariant, type GrainDim, VARIANTS } from './cube';
+import { type CubeVariant, type GrainDim, VARIANTS, VIDEO_BUCKETS, videoBucket } from './cube';
 import type { CubeAddress, FactRepository, PeriodCube, ReadStats } from './fact-repository';
 import {
   addInto,
@@ -106,17 +106,22 @@ export function chooseVariant(q: CubeQuery, period: 'day' | 'month'): Choice {
   let best: (Choice & { cost: number }) | undefined;
   for (const variant of VARIANTS) {
     if (!variant.periods.includes(period)) continue;
-    const has = new Set<string>([...variant.grain, ...(variant.partitionBy ? [variant.partitionBy] : [])]);
+    // A country partition holds one country: its rows need not carry it.
+    const has = new Set<string>([...variant.grain, ...(variant.partitionBy === 'country' ? ['country'] : [])]);
     if (![...needed].every((d) => has.has(d))) continue;
     let partitions: (string | undefined)[] = [undefined];
-    if (variant.partitionBy) {
-      const values = q.filters[variant.partitionBy];
-      if (!values) continue; // a partitioned variant needs the partition values named by a filter
-      partitions = [...values].sort();
+    let share = 1;
+    if (variant.partitionBy === 'country') {
+      if (!q.filters.country) continue; // a partitioned variant needs its partitions named by a filter
+      partitions = [...q.filters.country].sort();
+    } else if (variant.partitionBy === 'videoBucket') {
+      if (!q.filters.video) continue;
+      partitions = [...new Set([...q.filters.video].map(videoBucket))].sort();
+      share = 1 / VIDEO_BUCKETS;
     }
     const rows = variant.grain
       .filter((d) => !(period === 'day' && d === 'day'))
-      .reduce((n, d) => n * CARDINALITY[d], 1);
+      .reduce((n, d) => n * CARDINALITY[d], share);
     const cost = rows * partitions.length;
     if (!best || cost < best.cost) best = { variant, partitions, cost };
   }
@@ -139,8 +144,8 @@ async function inParallel<T>(tasks: (() => Promise<T>)[], limit = 16): Promise<T
 }
 
 interface Read {
-  partitionBy?: GrainDim;
-  partition?: string;
+  /** Set when the cubes are one country's partition (their rows carry no country). */
+  country?: string;
   cubes: PeriodCube[];
 }
 
@@ -157,8 +162,7 @@ export async function runCubeQuery(repo: FactRepository, q: CubeQuery, stats: Re
     const { variant, partitions } = chooseVariant(q, 'month');
     for (const p of partitions) {
       tasks.push(async () => ({
-        ...(variant.partitionBy ? { partitionBy: variant.partitionBy } : {}),
-        ...(p === undefined ? {} : { partition: p }),
+        ...(variant.partitionBy === 'country' && p !== undefined ? { country: p } : {}),
         cubes: await repo.read(address(variant, p), `M#${months[0]}`, `M#${months[months.length - 1]}`, stats),
       }));
     }
@@ -183,7 +187,7 @@ function aggregate(q: CubeQuery, reads: readonly Read[]): Map<string, { key: str
       const periodMonth = periodDay ? periodDay.slice(0, 7) : period.slice(2);
       const at = (d: GrainDim) => cube.grain.indexOf(d);
       const value = (row: readonly string[], d: GrainDim): string | undefined => {
-        if (d === read.partitionBy) return read.partition;
+        if (d === 'country' && read.country !== undefined) return read.country;
         const i = at(d);
         if (i >= 0) return row[i];
         return d === 'day' ? periodDay : undefined;

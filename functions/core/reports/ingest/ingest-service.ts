@@ -184,8 +184,9 @@ async function writeMonth(
       writes.push({ family, channel, variant: variant.name, period, cube: rollup(monthFacts, variant.grain) });
       continue;
     }
-    const parts = partition(monthFacts, variant.partitionBy);
-    parts.delete(''); // channel-level rows have no video: they belong to no video partition
+    // Channel-level rows have no video: they belong to no video bucket.
+    const source = variant.partitionBy === 'videoBucket' ? monthFacts.filter((f) => f.video !== '') : monthFacts;
+    const parts = partition(source, variant.partitionBy);
     const values = [...parts.keys()].sort();
     for (const value of values) {
       writes.push({
