@@ -80,19 +80,64 @@ export async function queryReport(
   const report = matchReport(req);
   checkPageCap(report, req);
 
-  const profile = await deps.directory.profile(caller.sub);
+  const profileRead = deps.directory.profile(caller.sub);
   if (req.ids.type === 'contentOwner') {
-    if (!profile.contentOwners.includes(req.ids.id)) throw permissionDenied('forbidden', 'Forbidden');
+    if (!(await profileRead).contentOwners.includes(req.ids.id)) throw permissionDenied('forbidden', 'Forbidden');
     throw new DomainError(
       'unimplemented',
       'notImplemented',
       'Content-owner reports are not implemented yet in this release.',
     );
   }
-  const channel = req.ids.id === 'MINE' ? [...profile.channels].sort()[0] : req.ids.id;
-  if (!channel || !profile.channels.includes(channel)) throw permissionDenied('forbidden', 'Forbidden');
+  const explicit = req.ids.id === 'MINE' ? undefined : req.ids.id;
+  const channel = explicit ?? [...(await profileRead).channels].sort()[0];
+  const owned = async () => {
+    if (!channel || !(await profileRead).channels.includes(channel)) throw permissionDenied('forbidden', 'Forbidden');
+  };
+  const filters = filtersOf(req);
+  const groupId = req.filters.find((f) => f.name === 'group')?.values[0];
+  const run = (videos?: Set<string>) =>
+    runCubeQuery(
+      deps.facts,
+      {
+        family: CHANNEL_BASIC_FAMILY,
+        channel: channel as string,
+        startDate: req.startDate,
+        endDate: req.endDate,
+        dimensions: req.dimensions as QueryDim[],
+        metrics: req.metrics as MetricName[],
+        filters: videos ? { ...filters, video: videos } : filters,
+        sort: req.sort,
+        startIndex: req.startIndex,
+        ...(req.maxResults !== undefined ? { maxResults: req.maxResults } : {}),
+      },
+      stats,
+    );
+  if (groupId !== undefined) {
+    // Ownership first: what a group holds must not show through errors about another owner's group.
+    await owned();
+    return run(await groupVideos(deps, channel as string, groupId));
+  }
+  if (!explicit) {
+    await owned();
+    return run();
+  }
+  // Explicit channel: read facts while the directory answers; nothing is returned unless the caller owns it.
+  const answer = run().then(
+    (table) => ({ table }),
+    (error: unknown) => ({ error }),
+  );
+  await owned();
+  const result = await answer;
+  if ('error' in result) throw result.error;
+  return result.table;
+}
 
-  const filters: { -readonly [K in keyof CubeQuery['filters']]: CubeQuery['filters'][K] } = {};
+type Filters = { -readonly [K in keyof CubeQuery['filters']]: CubeQuery['filters'][K] };
+
+/** Filter values checked against their dimension's values; `group` is resolved separately. */
+function filtersOf(req: ReportRequest): Filters {
+  const filters: Filters = {};
   for (const f of req.filters) {
     const value = f.values[0] as string;
     const bad = () => invalidValue('filters', `${f.name}==${f.values.join(',')}`);
@@ -119,27 +164,9 @@ export async function queryReport(
       case 'video':
         filters.video = new Set(f.values);
         break;
-      case 'group':
-        filters.video = await groupVideos(deps, channel, value);
-        break;
     }
   }
-  return runCubeQuery(
-    deps.facts,
-    {
-      family: CHANNEL_BASIC_FAMILY,
-      channel,
-      startDate: req.startDate,
-      endDate: req.endDate,
-      dimensions: req.dimensions as QueryDim[],
-      metrics: req.metrics as MetricName[],
-      filters,
-      sort: req.sort,
-      startIndex: req.startIndex,
-      ...(req.maxResults !== undefined ? { maxResults: req.maxResults } : {}),
-    },
-    stats,
-  );
+  return filters;
 }
 
 /** The videos of the caller's group; a group of other kinds cannot filter a video report. */
