@@ -3,12 +3,12 @@ import { groupDeps } from '../_shared/group-deps';
 import { httpHandler } from '../_shared/http-handler';
 import { jsonResult } from '../_shared/http-result';
 import { etagOf, toGroupItemResource } from '../core/groups/group';
-import { callerFrom, parseIdParam } from '../core/groups/group-commands';
+import { callerFrom, parseGroupIdParam } from '../core/groups/group-commands';
 import { type GroupDeps, listGroupItems } from '../core/groups/group-service';
 
 export const makeHandler = (deps: GroupDeps) =>
   httpHandler('groupItems.list', { body: 'none' }, async ({ query, principal }) => {
-    const items = (await listGroupItems(deps, callerFrom(principal, query), parseIdParam(query, 'groupId'))).map(
+    const items = (await listGroupItems(deps, callerFrom(principal, query), parseGroupIdParam(query, 'groupId'))).map(
       toGroupItemResource,
     );
     return jsonResult(200, { kind: 'youtube#groupItemListResponse', etag: etagOf(items), items });

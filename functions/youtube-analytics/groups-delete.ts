@@ -2,12 +2,12 @@
 import { groupDeps } from '../_shared/group-deps';
 import { httpHandler } from '../_shared/http-handler';
 import { noContent } from '../_shared/http-result';
-import { callerFrom, parseIdParam } from '../core/groups/group-commands';
+import { callerFrom, parseGroupIdParam } from '../core/groups/group-commands';
 import { deleteGroup, type GroupDeps } from '../core/groups/group-service';
 
 export const makeHandler = (deps: GroupDeps) =>
   httpHandler('groups.delete', { body: 'none' }, async ({ query, principal }) => {
-    await deleteGroup(deps, callerFrom(principal, query), parseIdParam(query, 'id'));
+    await deleteGroup(deps, callerFrom(principal, query), parseGroupIdParam(query, 'id'));
     return noContent();
   });
 

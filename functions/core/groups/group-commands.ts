@@ -6,6 +6,7 @@ import { RESOURCE_KINDS, type ResourceKind } from '../directory/directory';
 import { invalidArgument, required } from '../errors';
 import type { ScopeName } from '../scopes';
 import { MAX_IDS_PER_LIST, MAX_TITLE_LENGTH } from './group';
+import { groupErrors } from './group-errors';
 
 type Query = Readonly<Record<string, string>>;
 
@@ -37,7 +38,7 @@ export function contentOwnerParam(query: Query): string | undefined {
 }
 
 function parseTitle(snippet: unknown): string {
-  if (!isObject(snippet)) throw required('snippet.title');
+  if (!isObject(snippet)) throw required('snippet.title', 'body');
   const title = requireString(snippet.title, 'snippet.title');
   if ([...title].length > MAX_TITLE_LENGTH) {
     throw invalidField('snippet.title', `snippet.title must be at most ${MAX_TITLE_LENGTH} characters.`);
@@ -81,7 +82,7 @@ export interface UpdateGroupCommand {
 
 export function parseUpdateGroup(body: unknown): UpdateGroupCommand {
   const b = requireBodyObject(body);
-  const id = requireString(b.id, 'id');
+  const id = groupIdOf(requireString(b.id, 'id'));
   const title = parseTitle(b.snippet);
   if (b.etag === undefined || b.etag === null) return { id, title };
   if (typeof b.etag !== 'string' || b.etag === '') throw invalidField('etag', 'etag must be a non-empty string.');
@@ -104,6 +105,7 @@ export function parseListGroups(query: Query): ListGroupsQuery {
   }
   if (id !== undefined) {
     const ids = [...new Set(id.split(',').map((s) => s.trim()))];
+    const wellFormed = ids.filter(isGroupIdShape); // any other id names no group: simply absent
     if (ids.some((s) => s === ''))
       throw invalidField('id', 'id must be a comma-separated list of group ids.', 'parameter');
     if (ids.length > MAX_IDS_PER_LIST) {
@@ -112,7 +114,7 @@ export function parseListGroups(query: Query): ListGroupsQuery {
     if (pageToken !== undefined) {
       throw invalidField('pageToken', 'pageToken can only be used with mine=true.', 'parameter');
     }
-    return { by: 'ids', ids };
+    return { by: 'ids', ids: wellFormed };
   }
   if (!wantsMine) {
     throw invalidArgument('required', 'Give exactly one of id or mine=true.', {
@@ -126,8 +128,18 @@ export function parseListGroups(query: Query): ListGroupsQuery {
   return pageToken ? { by: 'mine', pageToken } : { by: 'mine' };
 }
 
+/** A group id as this service makes them; anything else names no group (a 404, never a key DynamoDB rejects). */
+export const isGroupIdShape = (id: string): boolean => /^[A-Za-z0-9]{1,64}$/.test(id);
+
+export function groupIdOf(id: string): string {
+  if (!isGroupIdShape(id)) throw groupErrors.groupNotFound(id.length > 64 ? `${id.slice(0, 64)}…` : id);
+  return id;
+}
+
 export const parseIdParam = (query: Query, name: 'id' | 'groupId'): string =>
   requireString(query[name], name, 'parameter');
+
+export const parseGroupIdParam = (query: Query, name: 'id' | 'groupId'): string => groupIdOf(parseIdParam(query, name));
 
 export interface InsertGroupItemCommand {
   groupId: string;
@@ -137,8 +149,8 @@ export interface InsertGroupItemCommand {
 
 export function parseInsertGroupItem(body: unknown): InsertGroupItemCommand {
   const b = requireBodyObject(body);
-  const groupId = requireString(b.groupId, 'groupId');
-  if (!isObject(b.resource)) throw required('resource');
+  const groupId = groupIdOf(requireString(b.groupId, 'groupId'));
+  if (!isObject(b.resource)) throw required('resource', 'body');
   const kind = parseResourceKind(b.resource.kind, 'resource.kind');
   const resourceId = requireString(b.resource.id, 'resource.id');
   if (resourceId.length > 200) throw invalidField('resource.id', 'resource.id must be at most 200 characters.');

@@ -116,7 +116,7 @@ export const dynamoGroupRepository = (
           throw err; // ValidationError and friends: a bug, not the caller's fault
         }
       }
-      await backoff(attempt, retry);
+      if (attempt + 1 < retry.attempts) await backoff(attempt, retry);
     }
     if (last.some((r) => r.Code === 'TransactionConflict')) throw groupErrors.contention();
     throw groupErrors.overloaded();

@@ -65,11 +65,11 @@ const KIND_BY_DIRECTORY = Object.fromEntries(Object.entries(directoryKindOf).map
 >;
 
 export function parseGroupItemId(id: string): { groupId: string; kind: ResourceKind; resourceId: string } | undefined {
-  if (!/^[A-Za-z0-9_-]{1,600}$/.test(id)) return undefined;
+  if (!/^[A-Za-z0-9_-]{1,1100}$/.test(id)) return undefined;
   const [groupId, kind, ...rest] = Buffer.from(id, 'base64url').toString('utf8').split('|');
   const resourceId = rest.join('|');
   const resourceKind = kind ? KIND_BY_DIRECTORY[kind as DirectoryKind] : undefined;
-  if (!groupId || !resourceKind || !resourceId) return undefined;
+  if (!groupId || !/^[A-Za-z0-9]{1,64}$/.test(groupId) || !resourceKind || !resourceId) return undefined;
   // Reject non-canonical encodings so one membership has exactly one id.
   if (groupItemId(groupId, resourceKind, resourceId) !== id) return undefined;
   return { groupId, kind: resourceKind, resourceId };

@@ -5,6 +5,7 @@
 import { actorKey, type DirectoryRepository } from '../directory/directory';
 import { DomainError, permissionDenied } from '../errors';
 import { effectiveItemType } from '../groups/group';
+import { isGroupIdShape } from '../groups/group-commands';
 import type { GroupRepository } from '../groups/group-repository';
 import { CHANNEL_REPORTS, type ReportDef, ruleViolation } from './catalog';
 import { type CubeQuery, type QueryDim, type ResultTable, runCubeQuery } from './engine';
@@ -172,7 +173,7 @@ function filtersOf(req: ReportRequest): Filters {
 /** The videos of the caller's group; a group of other kinds cannot filter a video report. */
 async function groupVideos(deps: ReportDeps, channel: string, groupId: string): Promise<Set<string>> {
   const actor = actorKey({ type: 'channel', id: channel });
-  const group = await deps.groups.get(actor, groupId);
+  const group = isGroupIdShape(groupId) ? await deps.groups.get(actor, groupId) : undefined;
   if (group?.status !== 'active') {
     throw invalidValue('filters', `group==${groupId}`, 'No such group of the channel.');
   }

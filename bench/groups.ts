@@ -1,0 +1,404 @@
+/**
+ * Latency of the seven group operations through the local server (authorizer + handler + DynamoDB Local), next
+ * to the latency of the bare DynamoDB calls each operation makes, replicated with the document client. The ratio
+ * p50(HTTP) / p50(bare) is the service's own overhead; the target is at most 1.5x.
+ *
+ * Sequential requests only (one in flight), interleaved HTTP / bare so both see the same machine state. Plain
+ * fetch + performance.now(); everything stays on loopback.
+ */
+import {
+  BatchWriteCommand,
+  DeleteCommand,
+  PutCommand,
+  QueryCommand,
+  TransactWriteCommand,
+  UpdateCommand,
+} from '@aws-sdk/lib-dynamodb';
+import { keys } from '../functions/core/db/keys';
+import type { TableContext } from '../functions/core/directory/directory-repository';
+import { groupItemId, newEtag, newGroupId } from '../functions/core/groups/group';
+import { dynamoGroupRepository } from '../functions/core/groups/group-repository';
+
+export interface GroupsBenchContext {
+  /** The local server, e.g. http://127.0.0.1:PORT (loopback only). */
+  readonly baseUrl: string;
+  /** Mints an access token for `sub` with short scope names. */
+  readonly token: (sub: string, scopes: string[]) => Promise<string>;
+  /** The table the server uses (for seeding and for the bare calls). */
+  readonly table: TableContext;
+}
+
+export interface GroupsBenchOptions {
+  /** Measured requests per operation. */
+  readonly n?: number;
+  /** Unmeasured requests per operation before measuring. */
+  readonly warmup?: number;
+  /** p50(HTTP) / p50(bare) must not exceed this. */
+  readonly target?: number;
+  readonly log?: (line: string) => void;
+}
+
+export interface BenchRow {
+  readonly operation: string;
+  readonly n: number;
+  readonly p50: number;
+  readonly p99: number;
+  readonly bareP50: number;
+  readonly ratio: number;
+  readonly target: number;
+  readonly pass: boolean;
+}
+
+const SUB = 'alice';
+const ACTOR = 'channel:UCdemo-alice';
+
+/** Nearest-rank percentile of `samples` (ms). */
+export function percentile(samples: readonly number[], p: number): number {
+  if (samples.length === 0) return Number.NaN;
+  const sorted = [...samples].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(p * sorted.length) - 1))] as number;
+}
+
+const video = (i: number) => `alice-v${String(i).padStart(4, '0')}`;
+
+async function timed(fn: () => Promise<unknown>): Promise<number> {
+  const t0 = performance.now();
+  await fn();
+  return performance.now() - t0;
+}
+
+export async function benchGroups(ctx: GroupsBenchContext, options: GroupsBenchOptions = {}): Promise<BenchRow[]> {
+  const n = options.n ?? 300;
+  const warmup = options.warmup ?? 30;
+  const target = options.target ?? 1.5;
+  const log = options.log ?? (() => {});
+  const total = n + warmup;
+  if (total > 500) throw new Error('n + warmup must stay within one group (500 items)');
+  if (warmup < 3) throw new Error('warmup must be at least 3 (the first groups serve the other steps)');
+  const { db, tableName } = ctx.table;
+  const repo = dynamoGroupRepository(ctx.table);
+  const token = await ctx.token(SUB, ['video-platform']);
+
+  // ---- HTTP side -------------------------------------------------------------------------------------------
+  async function http(method: string, path: string, body?: unknown): Promise<any> {
+    const res = await fetch(`${ctx.baseUrl}${path}`, {
+      method,
+      headers: {
+        Authorization: `Bearer ${token}`,
+        ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
+      },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const text = await res.text();
+    if (res.status >= 300) throw new Error(`${method} ${path} → ${res.status}: ${text.slice(0, 300)}`);
+    return text ? JSON.parse(text) : undefined;
+  }
+
+  // ---- bare side: the calls each operation makes, replicated -----------------------------------------------
+  const profile = () =>
+    db.send(
+      new QueryCommand({
+        TableName: tableName,
+        KeyConditionExpression: 'pk = :pk',
+        ExpressionAttributeValues: { ':pk': keys.userPartition(SUB) },
+        ProjectionExpression: 'sk',
+        ConsistentRead: true,
+      }),
+    );
+  const getGroup = (id: string) =>
+    db.send(
+      new QueryCommand({
+        TableName: tableName,
+        KeyConditionExpression: 'pk = :pk AND sk = :sk',
+        ExpressionAttributeValues: { ':pk': keys.group(ACTOR, id).pk, ':sk': keys.group(ACTOR, id).sk },
+        ConsistentRead: true,
+      }),
+    );
+  const queryItems = (groupId: string, projection?: string) =>
+    db.send(
+      new QueryCommand({
+        TableName: tableName,
+        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+        ExpressionAttributeValues: { ':pk': keys.ownerPartition(ACTOR), ':prefix': keys.groupItemSkPrefix(groupId) },
+        ...(projection ? { ProjectionExpression: projection } : {}),
+        ConsistentRead: true,
+      }),
+    );
+  const bare = {
+    async insertGroup(): Promise<string> {
+      await profile();
+      const id = newGroupId();
+      await db.send(
+        new PutCommand({
+          TableName: tableName,
+          Item: {
+            ...keys.group(ACTOR, id),
+            entity: 'Group',
+            id,
+            actor: ACTOR,
+            title: 'bare',
+            itemCount: 0,
+            status: 'active',
+            etag: newEtag(),
+            publishedAt: new Date().toISOString(),
+          },
+          ConditionExpression: 'attribute_not_exists(pk)',
+        }),
+      );
+      return id;
+    },
+    async updateGroup(id: string, title: string) {
+      await profile();
+      await db.send(
+        new UpdateCommand({
+          TableName: tableName,
+          Key: keys.group(ACTOR, id),
+          UpdateExpression: 'SET title = :title, etag = :newEtag',
+          ConditionExpression: 'attribute_exists(pk) AND #status = :active',
+          ExpressionAttributeNames: { '#status': 'status' },
+          ExpressionAttributeValues: { ':title': title, ':newEtag': newEtag(), ':active': 'active' },
+          ReturnValues: 'ALL_NEW',
+          ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+        }),
+      );
+    },
+    async listGroups() {
+      await profile();
+      await db.send(
+        new QueryCommand({
+          TableName: tableName,
+          KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+          ExpressionAttributeValues: { ':pk': keys.ownerPartition(ACTOR), ':prefix': keys.groupSkPrefix },
+          ConsistentRead: true,
+          Limit: 26,
+        }),
+      );
+    },
+    async insertItem(groupId: string, resourceId: string) {
+      await profile();
+      await db.send(
+        new TransactWriteCommand({
+          TransactItems: [
+            {
+              Put: {
+                TableName: tableName,
+                Item: {
+                  ...keys.groupItem(ACTOR, groupId, 'VIDEO', resourceId),
+                  entity: 'GroupItem',
+                  id: groupItemId(groupId, 'youtube#video', resourceId),
+                  groupId,
+                  kind: 'youtube#video',
+                  resourceId,
+                  etag: newEtag(),
+                },
+                ConditionExpression: 'attribute_not_exists(pk)',
+                ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+              },
+            },
+            {
+              Update: {
+                TableName: tableName,
+                Key: keys.group(ACTOR, groupId),
+                UpdateExpression: 'SET itemCount = itemCount + :one, itemType = :kind, etag = :newEtag',
+                ConditionExpression:
+                  'attribute_exists(pk) AND #status = :active AND itemCount < :max AND ' +
+                  '(attribute_not_exists(itemType) OR itemType = :kind OR (itemCount = :zero AND attribute_not_exists(declaredItemType)))',
+                ExpressionAttributeNames: { '#status': 'status' },
+                ExpressionAttributeValues: {
+                  ':one': 1,
+                  ':zero': 0,
+                  ':kind': 'youtube#video',
+                  ':newEtag': newEtag(),
+                  ':active': 'active',
+                  ':max': 500,
+                },
+                ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+              },
+            },
+            {
+              ConditionCheck: {
+                TableName: tableName,
+                Key: keys.directoryEntry('VIDEO', resourceId),
+                ConditionExpression: 'contains(#owners, :actor)',
+                ExpressionAttributeNames: { '#owners': 'owners' },
+                ExpressionAttributeValues: { ':actor': ACTOR },
+              },
+            },
+          ],
+        }),
+      );
+    },
+    async listItems(groupId: string) {
+      await profile();
+      await getGroup(groupId);
+      await queryItems(groupId);
+    },
+    async deleteItem(groupId: string, resourceId: string) {
+      await profile();
+      await db.send(
+        new TransactWriteCommand({
+          TransactItems: [
+            {
+              Delete: {
+                TableName: tableName,
+                Key: keys.groupItem(ACTOR, groupId, 'VIDEO', resourceId),
+                ConditionExpression: 'attribute_exists(pk)',
+              },
+            },
+            {
+              Update: {
+                TableName: tableName,
+                Key: keys.group(ACTOR, groupId),
+                UpdateExpression: 'SET itemCount = itemCount - :one, etag = :newEtag',
+                ConditionExpression: 'attribute_exists(pk) AND #status = :active',
+                ExpressionAttributeNames: { '#status': 'status' },
+                ExpressionAttributeValues: { ':one': 1, ':newEtag': newEtag(), ':active': 'active' },
+              },
+            },
+          ],
+        }),
+      );
+    },
+    async deleteGroup(id: string) {
+      await profile();
+      await db.send(
+        new UpdateCommand({
+          TableName: tableName,
+          Key: keys.group(ACTOR, id),
+          UpdateExpression: 'SET #status = :deleting, etag = :newEtag',
+          ConditionExpression: 'attribute_exists(pk)',
+          ExpressionAttributeNames: { '#status': 'status' },
+          ExpressionAttributeValues: { ':deleting': 'deleting', ':newEtag': newEtag() },
+        }),
+      );
+      const items = (await queryItems(id, 'pk, sk')).Items ?? [];
+      for (let i = 0; i < items.length; i += 25) {
+        await db.send(
+          new BatchWriteCommand({
+            RequestItems: { [tableName]: items.slice(i, i + 25).map((Key) => ({ DeleteRequest: { Key } })) },
+          }),
+        );
+      }
+      await db.send(
+        new DeleteCommand({
+          TableName: tableName,
+          Key: keys.group(ACTOR, id),
+          ConditionExpression: '#status = :deleting',
+          ExpressionAttributeNames: { '#status': 'status' },
+          ExpressionAttributeValues: { ':deleting': 'deleting' },
+        }),
+      );
+    },
+  };
+
+  const rows: BenchRow[] = [];
+  /** Runs `total` interleaved rounds of (HTTP, bare) for one operation; keeps the last `n` of each. */
+  async function measure(
+    operation: string,
+    viaHttp: (i: number) => Promise<unknown>,
+    viaBare: (i: number) => Promise<unknown>,
+  ) {
+    const httpMs: number[] = [];
+    const bareMs: number[] = [];
+    for (let i = 0; i < total; i++) {
+      const h = await timed(() => viaHttp(i));
+      const b = await timed(() => viaBare(i));
+      if (i >= warmup) {
+        httpMs.push(h);
+        bareMs.push(b);
+      }
+    }
+    const p50 = percentile(httpMs, 0.5);
+    const bareP50 = percentile(bareMs, 0.5);
+    const ratio = p50 / bareP50;
+    const row = { operation, n, p50, p99: percentile(httpMs, 0.99), bareP50, ratio, target, pass: ratio <= target };
+    rows.push(row);
+    log(`${operation}: p50 ${p50.toFixed(2)} ms, bare ${bareP50.toFixed(2)} ms, ratio ${ratio.toFixed(2)}`);
+  }
+
+  // groups.insert: the groups created here are deleted by the groups.delete step at the end.
+  const httpGroups: string[] = [];
+  const bareGroups: string[] = [];
+  await measure(
+    'groups.insert',
+    async (i) => httpGroups.push((await http('POST', '/v2/groups', { snippet: { title: `bench ${i}` } })).id),
+    async () => bareGroups.push(await bare.insertGroup()),
+  );
+
+  const [httpTarget, bareTarget] = [httpGroups[0] as string, bareGroups[0] as string];
+  await measure(
+    'groups.update',
+    (i) => http('PUT', '/v2/groups', { id: httpTarget, snippet: { title: `renamed ${i}` } }),
+    (i) => bare.updateGroup(bareTarget, `renamed ${i}`),
+  );
+
+  await measure(
+    'groups.list',
+    () => http('GET', '/v2/groups?mine=true'),
+    () => bare.listGroups(),
+  );
+
+  // groupItems.insert: `total` distinct videos into one group per side.
+  const [httpItems, bareItems] = [httpGroups[1] as string, bareGroups[1] as string];
+  await measure(
+    'groupItems.insert',
+    (i) =>
+      http('POST', '/v2/groupItems', { groupId: httpItems, resource: { kind: 'youtube#video', id: video(i + 1) } }),
+    (i) => bare.insertItem(bareItems, video(i + 1)),
+  );
+
+  // groupItems.list: a group of 50 items per side.
+  const [httpList, bareList] = [httpGroups[2] as string, bareGroups[2] as string];
+  log('seeding two groups of 50 items for groupItems.list');
+  await Promise.all(
+    [httpList, bareList].flatMap((g) =>
+      Array.from({ length: 50 }, (_, i) => repo.insertItem(ACTOR, g, 'youtube#video', video(i + 1))),
+    ),
+  );
+  await measure(
+    'groupItems.list',
+    () => http('GET', `/v2/groupItems?groupId=${httpList}`),
+    () => bare.listItems(bareList),
+  );
+
+  await measure(
+    'groupItems.delete',
+    (i) => http('DELETE', `/v2/groupItems?id=${groupItemId(httpItems, 'youtube#video', video(i + 1))}`),
+    (i) => bare.deleteItem(bareItems, video(i + 1)),
+  );
+
+  // groups.delete: every group from the insert step (the first three, used above, fall in the warm-up), each
+  // of the others seeded with 2 items so the drain does real work.
+  log(`seeding 2 items into each of ${2 * (total - 3)} groups for groups.delete`);
+  const seedTargets = [...httpGroups.slice(3), ...bareGroups.slice(3)];
+  for (let i = 0; i < seedTargets.length; i += 40) {
+    await Promise.all(
+      seedTargets
+        .slice(i, i + 40)
+        .flatMap((g) => [1, 2].map((v) => repo.insertItem(ACTOR, g, 'youtube#video', video(v)))),
+    );
+  }
+  await measure(
+    'groups.delete',
+    (i) => http('DELETE', `/v2/groups?id=${httpGroups[i]}`),
+    (i) => bare.deleteGroup(bareGroups[i] as string),
+  );
+  return rows;
+}
+
+/** Plain-text table of the results. */
+export function formatBenchTable(rows: readonly BenchRow[]): string {
+  const header = ['operation', 'p50 ms', 'p99 ms', 'bare DynamoDB p50 ms', 'ratio (p50/bare)', 'target', 'result'];
+  const body = rows.map((r) => [
+    r.operation,
+    r.p50.toFixed(2),
+    r.p99.toFixed(2),
+    r.bareP50.toFixed(2),
+    `${r.ratio.toFixed(2)}x`,
+    `≤${r.target}x`,
+    r.pass ? 'PASS' : 'FAIL',
+  ]);
+  const widths = header.map((h, c) => Math.max(h.length, ...body.map((row) => (row[c] as string).length)));
+  const line = (cells: string[]) => cells.map((cell, c) => cell.padEnd(widths[c] as number)).join(' | ');
+  return [line(header), widths.map((w) => '-'.repeat(w)).join('-|-'), ...body.map(line)].join('\n');
+}

@@ -1,0 +1,115 @@
+/**
+ * `npm run bench`: an in-memory DynamoDB Local with the table and the demo world, the local server on a free
+ * loopback port, then every benchmark in BENCHES; prints one table per benchmark. Stops DynamoDB Local and the
+ * server at the end. Exit code 1 when a result misses its target.
+ *
+ * Options (environment): BENCH_N (measured requests per operation, default 300), BENCH_WARMUP (default 30).
+ */
+import type { AddressInfo } from 'node:net';
+import { createDocumentClient } from '../functions/core/db/document-client';
+import type { TableContext } from '../functions/core/directory/directory-repository';
+import { DEFAULT_SCOPE_BASE } from '../functions/core/scopes';
+import { ensureDemoWorld } from '../infra/local/demo-world';
+import { createDevServer } from '../infra/local/dev-server';
+import { ensureTable, startDynamoLocal } from '../infra/local/dynamo-local';
+import { createIssuerKey, DEFAULT_AUDIENCE, mintToken } from '../infra/local/local-issuer';
+import { benchGroups, formatBenchTable } from './groups';
+import { benchReports } from './reports';
+
+export interface BenchEnvironment {
+  readonly baseUrl: string;
+  readonly table: TableContext;
+  token(sub: string, scopes: string[]): Promise<string>;
+}
+
+interface Bench {
+  readonly name: string;
+  run(
+    env: BenchEnvironment,
+    options: { n: number; warmup: number; log: (line: string) => void },
+  ): Promise<{ text: string; pass: boolean }>;
+}
+
+/** Add further benchmarks here. BENCH_ONLY=groups|reports runs one. */
+const ALL_BENCHES: readonly Bench[] = [
+  {
+    name: 'groups and group items (local server vs bare DynamoDB Local, sequential)',
+    run: async (env, options) => {
+      const rows = await benchGroups(env, options);
+      return { text: formatBenchTable(rows), pass: rows.every((r) => r.pass) };
+    },
+  },
+  { name: 'reports.query (local server vs DuckDB on the raw rows)', run: (env, options) => benchReports(env, options) },
+];
+const BENCHES = ALL_BENCHES.filter((b) => !process.env.BENCH_ONLY || b.name.startsWith(process.env.BENCH_ONLY));
+
+const TABLE = 'analytics-api-bench';
+
+async function main(): Promise<number> {
+  process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
+  process.env.POWERTOOLS_LOG_LEVEL ??= 'WARN';
+  const n = Number(process.env.BENCH_N ?? 300);
+  const warmup = Number(process.env.BENCH_WARMUP ?? 30);
+  const log = (line: string) => console.error(`[bench] ${line}`);
+
+  const started = performance.now();
+  log('starting DynamoDB Local (in memory)');
+  const ddb = await startDynamoLocal();
+  let failed = false;
+  try {
+    await ensureTable(ddb.endpoint, TABLE);
+    Object.assign(process.env, {
+      DYNAMODB_ENDPOINT: ddb.endpoint,
+      TABLE_NAME: TABLE,
+      AWS_REGION: process.env.AWS_REGION ?? 'us-east-1',
+      AWS_ACCESS_KEY_ID: 'local',
+      AWS_SECRET_ACCESS_KEY: 'local',
+    });
+    const db = createDocumentClient(ddb.endpoint);
+    const table = { db, tableName: TABLE };
+    log('loading the demo world');
+    await ensureDemoWorld(table, { facts: false });
+    const issuerKey = await createIssuerKey();
+    const server = createDevServer({
+      tableName: TABLE,
+      dynamodbEndpoint: ddb.endpoint,
+      issuerKey,
+      audience: DEFAULT_AUDIENCE,
+      scopeBase: DEFAULT_SCOPE_BASE,
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const env: BenchEnvironment = {
+      baseUrl,
+      table,
+      token: (sub, scopes) => mintToken(issuerKey, { sub, scopes, scopeBase: DEFAULT_SCOPE_BASE }),
+    };
+    try {
+      for (const bench of BENCHES) {
+        log(`${bench.name}: ${n} measured requests per operation after ${warmup} warm-up`);
+        const result = await bench.run(env, { n, warmup, log });
+        console.log(`\n${bench.name}\n`);
+        console.log(result.text);
+        failed ||= !result.pass;
+      }
+    } finally {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      db.destroy();
+    }
+  } finally {
+    await ddb.stop();
+  }
+  console.log(`\ntotal ${((performance.now() - started) / 1000).toFixed(1)} s`);
+  return failed ? 1 : 0;
+}
+
+main().then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (err) => {
+    console.error(err);
+    process.exitCode = 2;
+  },
+);
