@@ -56,7 +56,7 @@ const basePeriod = (sk: string) => sk.split('#').slice(0, 2).join('#');
 
 export const dynamoFactRepository = ({ db, tableName }: TableContext) => {
   /** Writes in batches of 25, several in flight, retrying unprocessed items with backoff. */
-  async function batchWrite(requests: Record<string, unknown>[], inFlight = 8): Promise<void> {
+  async function batchWrite(requests: Record<string, unknown>[], inFlight = 12): Promise<void> {
     let next = 0;
     const worker = async () => {
       while (next < requests.length) {

@@ -101,6 +101,7 @@ export async function ingestFiles(
     byMonth.set(month, list);
   }
 
+  let inFlight: Promise<void> = Promise.resolve();
   for (const month of [...byMonth.keys()].sort()) {
     // channel → day → facts and the file that supplied them (the later file of a day wins)
     const batch = new Map<string, Map<string, { facts: FactRow[]; file: ParsedDayFile }>>();
@@ -129,21 +130,26 @@ export async function ingestFiles(
       progress(entry.file.name);
     }
     for (const [channel, days] of batch) {
-      await writeMonth(repo, channel, month, days, now());
+      // Compute this month while the previous one's writes are in flight; keep at most one month in flight.
+      const prepared = await prepareMonth(repo, channel, month, days, now());
+      await inFlight;
+      inFlight = prepared();
       summary.days += days.size;
     }
   }
+  await inFlight;
   summary.seconds = (performance.now() - started) / 1000;
   return summary;
 }
 
-async function writeMonth(
+/** Computes a month's cubes (reading what it needs); the returned function stores them. */
+async function prepareMonth(
   repo: FactRepository,
   channel: string,
   month: string,
   batch: ReadonlyMap<string, { facts: FactRow[]; file: ParsedDayFile }>,
   now: Date,
-): Promise<void> {
+): Promise<() => Promise<void>> {
   const family = CHANNEL_BASIC_FAMILY;
   const manifest: MonthManifest = (await repo.readManifest(family, channel, month)) ?? { partitions: {}, days: {} };
   // Days stored earlier and not restated by this batch come back from their full-day cubes.
@@ -166,6 +172,7 @@ async function writeMonth(
   const monthFacts = ordered.flatMap((day) => allDays.get(day) as FactRow[]);
 
   const writes: Parameters<FactRepository['write']>[0][number][] = [];
+  const removals: Parameters<FactRepository['remove']>[0][number][] = [];
   for (const variant of VARIANTS) {
     if (variant.periods.includes('day')) {
       for (const day of batch.keys()) {
@@ -199,12 +206,11 @@ async function writeMonth(
       });
     }
     const stale = (manifest.partitions[variant.name] ?? []).filter((v) => !parts.has(v));
-    await repo.remove(stale.map((value) => ({ family, channel, variant: variant.name, partition: value, period })));
+    removals.push(...stale.map((value) => ({ family, channel, variant: variant.name, partition: value, period })));
     manifest.partitions[variant.name] = values;
   }
-  // Cubes stored in several chunks last time may need fewer now: clear their extra chunks before rewriting.
-  await repo.remove(manifest.chunked ?? []);
-  manifest.chunked = await repo.write(writes);
+  // Cubes stored in several chunks last time may need fewer now: their extra chunks go before the rewrite.
+  removals.push(...(manifest.chunked ?? []));
   for (const [day, { file, facts }] of batch) {
     manifest.days[day] = {
       file: path.basename(file.file),
@@ -213,5 +219,9 @@ async function writeMonth(
       loadedAt: now.toISOString(),
     };
   }
-  await repo.writeManifest(family, channel, month, manifest);
+  return async () => {
+    await repo.remove(removals);
+    manifest.chunked = await repo.write(writes);
+    await repo.writeManifest(family, channel, month, manifest);
+  };
 }
