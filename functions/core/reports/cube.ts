@@ -5,14 +5,15 @@
  * variants, per partition value (one video, one country). The planner picks the cheapest variant that can answer.
  */
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
-import { addInto, emptySums, MEASURES, type Sums, type Value } from './metrics';
+import { COUNTRY_REGIONS } from './geo';
+import { addInto, emptySums, MEASURES, type StoredSums, type Sums } from './metrics';
 
 /** The dimensions facts are kept at (the finest grain of the channel-basic export). */
 export const GRAIN_DIMS = ['day', 'video', 'country', 'subscribedStatus', 'liveOrOnDemand'] as const;
 export type GrainDim = (typeof GRAIN_DIMS)[number];
 
-/** How a partitioned variant splits a period: one item per country, or per bucket of videos. */
-export type PartitionKind = 'country' | 'videoBucket';
+/** How a partitioned variant splits a period: one item per geographic region, or per bucket of videos. */
+export type PartitionKind = 'continent' | 'subContinent' | 'country' | 'videoBucket';
 
 export interface CubeVariant {
   /** Short, stable name: part of the storage key. */
@@ -34,9 +35,12 @@ export function videoBucket(video: string): string {
   return `b${String((h >>> 0) % VIDEO_BUCKETS).padStart(2, '0')}`;
 }
 
-/** The partition a fact belongs to. */
-export const partitionValue = (kind: PartitionKind, f: FactRow): string =>
-  kind === 'country' ? f.country : videoBucket(f.video);
+/** The partition a fact belongs to ('' for none: a country outside every region, a channel-level row). */
+export function partitionValue(kind: PartitionKind, f: FactRow): string {
+  if (kind === 'videoBucket') return f.video === '' ? '' : videoBucket(f.video);
+  if (kind === 'country') return f.country;
+  return COUNTRY_REGIONS[f.country]?.[kind] ?? '';
+}
 
 const GEO = ['country', 'subscribedStatus', 'liveOrOnDemand'] as const;
 
@@ -46,7 +50,10 @@ export const VARIANTS: readonly CubeVariant[] = [
   { name: 'g', grain: [...GEO], periods: ['day', 'month'] },
   { name: 'gd', grain: ['day', ...GEO], periods: ['month'] },
   { name: 'v', grain: ['video'], periods: ['day', 'month'] },
-  { name: 'vc', grain: ['video', 'country'], periods: ['month'] },
+  // Top videos of a region: per video, summed over the region's countries.
+  { name: 'vk', grain: ['video'], partitionBy: 'continent', periods: ['month'] },
+  { name: 'vs', grain: ['video'], partitionBy: 'subContinent', periods: ['month'] },
+  { name: 'vn', grain: ['video'], partitionBy: 'country', periods: ['month'] },
   { name: 'vb', grain: ['video', 'day', ...GEO], partitionBy: 'videoBucket', periods: ['month'] },
   { name: 'f', grain: ['video', ...GEO], periods: ['day'] },
 ];
@@ -56,7 +63,7 @@ export const FULL_DAY: CubeVariant = VARIANTS.find((v) => v.name === 'f') as Cub
 /** One row of a cube: grain values in the variant's grain order, and the measure sums. */
 export interface CubeRow {
   readonly key: readonly string[];
-  readonly sums: Sums;
+  readonly sums: StoredSums;
 }
 
 export interface Cube {
@@ -71,7 +78,7 @@ export interface FactRow {
   readonly country: string;
   readonly subscribedStatus: string;
   readonly liveOrOnDemand: string;
-  readonly sums: Sums;
+  readonly sums: StoredSums;
 }
 
 const compareKeys = (a: readonly string[], b: readonly string[]) => {
@@ -102,11 +109,12 @@ export function rollup(facts: Iterable<FactRow>, grain: readonly GrainDim[]): Cu
   return { grain, rows: [...byKey.values()].sort((a, b) => compareKeys(a.key, b.key)) };
 }
 
-/** Groups facts by partition (for partitioned variants), keeping their order. */
+/** Groups facts by partition (for partitioned variants), keeping their order; facts of no partition are left out. */
 export function partition(facts: readonly FactRow[], kind: PartitionKind): Map<string, FactRow[]> {
   const parts = new Map<string, FactRow[]>();
   for (const f of facts) {
     const value = partitionValue(kind, f);
+    if (value === '') continue;
     const list = parts.get(value);
     if (list) list.push(f);
     else parts.set(value, [f]);
@@ -114,28 +122,64 @@ export function partition(facts: readonly FactRow[], kind: PartitionKind): Map<s
   return parts;
 }
 
-/** Compact storage form: deflated JSON of [grain, measure names, rows as [...key, ...sums]]. */
+/**
+ * Storage form, deflated: a JSON header (grain, measure names, row count, key text length), the row keys as one
+ * text (fields joined by U+0001), and the measures as little-endian float64 (NaN for null), row-major. Decoding
+ * is a view over the bytes, so reading a cube costs little more than inflating it.
+ */
 export function encodeCube(cube: Cube): Uint8Array {
-  const rows = cube.rows.map((r) => [...r.key, ...r.sums]);
-  return deflateRawSync(Buffer.from(JSON.stringify([cube.grain, MEASURES, rows])));
+  const keys = Buffer.from(cube.rows.map((r) => r.key.join(SEP)).join(SEP), 'utf8');
+  const head = Buffer.from(JSON.stringify({ g: cube.grain, m: MEASURES, n: cube.rows.length, k: keys.length }));
+  const values = new Float64Array(cube.rows.length * MEASURES.length);
+  cube.rows.forEach((r, i) => {
+    for (let j = 0; j < MEASURES.length; j++) {
+      const v = r.sums[j];
+      values[i * MEASURES.length + j] = v === null || v === undefined ? Number.NaN : v;
+    }
+  });
+  const prefix = Buffer.alloc(4);
+  prefix.writeUInt32LE(head.length);
+  // Pad so the float64 block starts 8-byte aligned in the inflated buffer.
+  const used = 4 + head.length + keys.length;
+  const pad = Buffer.alloc((8 - (used % 8)) % 8);
+  return deflateRawSync(Buffer.concat([prefix, head, keys, pad, Buffer.from(values.buffer)]));
 }
 
+const SEP = '\u0001';
+
 export function decodeCube(bytes: Uint8Array): Cube {
-  const [grain, measures, rows] = JSON.parse(inflateRawSync(bytes).toString('utf8')) as [
-    GrainDim[],
-    string[],
-    (string | Value)[][],
-  ];
-  // Measures are stored by name, so cubes written before a measure was added still decode correctly.
-  const index = MEASURES.map((m) => measures.indexOf(m));
-  const k = grain.length;
-  return {
-    grain,
-    rows: rows.map((r) => ({
-      key: r.slice(0, k) as string[],
-      sums: index.map((i) => (i < 0 ? null : ((r[k + i] as Value) ?? null))),
-    })),
+  const raw = inflateRawSync(bytes);
+  const headLength = raw.readUInt32LE(0);
+  const head = JSON.parse(raw.subarray(4, 4 + headLength).toString('utf8')) as {
+    g: GrainDim[];
+    m: string[];
+    n: number;
+    k: number;
   };
+  const keyStart = 4 + headLength;
+  const fields =
+    head.k > 0
+      ? raw
+          .subarray(keyStart, keyStart + head.k)
+          .toString('utf8')
+          .split(SEP)
+      : [];
+  const used = keyStart + head.k;
+  const valueStart = used + ((8 - (used % 8)) % 8);
+  const aligned = (raw.byteOffset + valueStart) % 8 === 0 ? raw : Buffer.from(raw);
+  const values = new Float64Array(aligned.buffer, aligned.byteOffset + valueStart, head.n * head.m.length);
+  const width = head.m.length;
+  const k = head.g.length;
+  // Measures are stored by name, so cubes written before a measure was added still decode (as null).
+  const sameOrder = width === MEASURES.length && head.m.every((m, i) => m === MEASURES[i]);
+  const index = MEASURES.map((m) => head.m.indexOf(m));
+  const rows: CubeRow[] = new Array(head.n);
+  for (let i = 0; i < head.n; i++) {
+    const key = k === 0 ? [] : fields.slice(i * k, i * k + k);
+    const view = values.subarray(i * width, (i + 1) * width);
+    rows[i] = { key, sums: sameOrder ? view : index.map((j) => (j < 0 ? null : (view[j] as number))) };
+  }
+  return { grain: head.g, rows };
 }
 
 /** Facts back from a full-day (`f`) cube of `day`. */

@@ -12,6 +12,7 @@ import {
   MEASURES,
   METRICS,
   type MetricName,
+  measuresFor,
   type Sums,
   type Value,
 } from './metrics';
@@ -28,6 +29,8 @@ export interface CubeQuery {
   readonly metrics: readonly MetricName[];
   readonly filters: {
     readonly country?: ReadonlySet<string>;
+    /** The geographic filter as given (it selects region partitions; `country` holds its countries). */
+    readonly region?: { readonly kind: 'continent' | 'subContinent' | 'country'; readonly code: string };
     readonly subscribedStatus?: string;
     readonly liveOrOnDemand?: string;
     readonly video?: ReadonlySet<string>;
@@ -106,14 +109,15 @@ export function chooseVariant(q: CubeQuery, period: 'day' | 'month'): Choice {
   let best: (Choice & { cost: number }) | undefined;
   for (const variant of VARIANTS) {
     if (!variant.periods.includes(period)) continue;
-    // A country partition holds one country: its rows need not carry it.
-    const has = new Set<string>([...variant.grain, ...(variant.partitionBy === 'country' ? ['country'] : [])]);
+    // A region partition holds just that region: its rows need not carry the country.
+    const regional = variant.partitionBy !== undefined && variant.partitionBy !== 'videoBucket';
+    const has = new Set<string>([...variant.grain, ...(regional ? ['country'] : [])]);
     if (![...needed].every((d) => has.has(d))) continue;
     let partitions: (string | undefined)[] = [undefined];
     let share = 1;
-    if (variant.partitionBy === 'country') {
-      if (!q.filters.country) continue; // a partitioned variant needs its partitions named by a filter
-      partitions = [...q.filters.country].sort();
+    if (regional) {
+      if (q.filters.region?.kind !== variant.partitionBy || q.dimensions.includes('country')) continue;
+      partitions = [q.filters.region.code];
     } else if (variant.partitionBy === 'videoBucket') {
       if (!q.filters.video) continue;
       partitions = [...new Set([...q.filters.video].map(videoBucket))].sort();
@@ -144,8 +148,8 @@ async function inParallel<T>(tasks: (() => Promise<T>)[], limit = 16): Promise<T
 }
 
 interface Read {
-  /** Set when the cubes are one country's partition (their rows carry no country). */
-  country?: string;
+  /** The cubes are a region partition: every row is inside the geographic filter already. */
+  regional?: boolean;
   cubes: PeriodCube[];
 }
 
@@ -162,7 +166,7 @@ export async function runCubeQuery(repo: FactRepository, q: CubeQuery, stats: Re
     const { variant, partitions } = chooseVariant(q, 'month');
     for (const p of partitions) {
       tasks.push(async () => ({
-        ...(variant.partitionBy === 'country' && p !== undefined ? { country: p } : {}),
+        ...(variant.partitionBy && variant.partitionBy !== 'videoBucket' ? { regional: true } : {}),
         cubes: await repo.read(address(variant, p), `M#${months[0]}`, `M#${months[months.length - 1]}`, stats),
       }));
     }
@@ -181,20 +185,20 @@ function aggregate(q: CubeQuery, reads: readonly Read[]): Map<string, { key: str
   const out = new Map<string, { key: string[]; sums: Sums }>();
   const f = q.filters;
   const usesVideo = q.dimensions.includes('video') || f.video !== undefined;
+  const needed = measuresFor(q.metrics);
   for (const read of reads) {
     for (const { period, cube } of read.cubes) {
       const periodDay = period.startsWith('D#') ? period.slice(2) : undefined;
       const periodMonth = periodDay ? periodDay.slice(0, 7) : period.slice(2);
       const at = (d: GrainDim) => cube.grain.indexOf(d);
       const value = (row: readonly string[], d: GrainDim): string | undefined => {
-        if (d === 'country' && read.country !== undefined) return read.country;
         const i = at(d);
         if (i >= 0) return row[i];
         return d === 'day' ? periodDay : undefined;
       };
       for (const row of cube.rows) {
         const get = (d: GrainDim) => value(row.key, d) as string;
-        if (f.country && !f.country.has(get('country'))) continue;
+        if (f.country && !read.regional && !f.country.has(get('country'))) continue;
         if (f.subscribedStatus && get('subscribedStatus') !== f.subscribedStatus) continue;
         if (f.liveOrOnDemand && get('liveOrOnDemand') !== f.liveOrOnDemand) continue;
         if (usesVideo) {
@@ -212,7 +216,7 @@ function aggregate(q: CubeQuery, reads: readonly Read[]): Map<string, { key: str
           acc = { key, sums: emptySums() };
           out.set(id, acc);
         }
-        addInto(acc.sums, row.sums);
+        addInto(acc.sums, row.sums, needed);
       }
     }
   }

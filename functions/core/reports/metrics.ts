@@ -37,18 +37,30 @@ export const MEASURE_INDEX: Readonly<Record<Measure, number>> = Object.fromEntri
 
 export type Value = number | null;
 export type Sums = Value[];
+/** Measures as read from storage: an array, or a Float64Array view in which NaN stands for null. */
+export type StoredSums = ArrayLike<number | null>;
 
 export const emptySums = (): Sums => MEASURES.map(() => null);
 
-/** Null-aware addition (SQL SUM). */
-export function addInto(target: Sums, source: readonly Value[]): void {
-  for (let i = 0; i < source.length; i++) {
-    const v = source[i] as Value;
-    if (v === null) continue;
-    const t = target[i] as Value;
-    target[i] = t === null ? v : t + v;
+/** Null-aware addition (SQL SUM); NaN in stored measures means null. */
+export function addInto(target: Sums, source: StoredSums, only?: readonly number[]): void {
+  if (only) {
+    for (const i of only) add(target, i, source[i] as Value);
+    return;
   }
+  for (let i = 0; i < source.length; i++) add(target, i, source[i] as Value);
 }
+
+function add(target: Sums, i: number, v: Value): void {
+  if (v === null || Number.isNaN(v)) return;
+  const t = target[i] as Value;
+  target[i] = t === null ? v : t + v;
+}
+
+/** The measure positions the given metrics need (so a report sums only those). */
+export const measuresFor = (metrics: readonly MetricName[]): number[] => [
+  ...new Set(metrics.flatMap((m) => METRICS[m].uses.map((u) => MEASURE_INDEX[u]))),
+];
 
 export type DataType = 'INTEGER' | 'FLOAT';
 

@@ -146,12 +146,14 @@ function filtersOf(req: ReportRequest): Filters {
       case 'country':
         if (!isCountryCode(value)) throw bad();
         filters.country = new Set([value]);
+        filters.region = { kind: 'country', code: value };
         break;
       case 'continent':
       case 'subContinent': {
         const known: readonly string[] = f.name === 'continent' ? CONTINENTS : SUB_CONTINENTS;
         if (!known.includes(value)) throw bad();
         filters.country = countriesIn({ [f.name]: value });
+        filters.region = { kind: f.name, code: value };
         break;
       }
       case 'subscribedStatus':

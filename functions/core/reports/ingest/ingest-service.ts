@@ -191,9 +191,7 @@ async function prepareMonth(
       writes.push({ family, channel, variant: variant.name, period, cube: rollup(monthFacts, variant.grain) });
       continue;
     }
-    // Channel-level rows have no video: they belong to no video bucket.
-    const source = variant.partitionBy === 'videoBucket' ? monthFacts.filter((f) => f.video !== '') : monthFacts;
-    const parts = partition(source, variant.partitionBy);
+    const parts = partition(monthFacts, variant.partitionBy);
     const values = [...parts.keys()].sort();
     for (const value of values) {
       writes.push({
