@@ -105,11 +105,14 @@ export async function ingestFiles(
   for (const month of [...byMonth.keys()].sort()) {
     // channel → day → facts and the file that supplied them (the later file of a day wins)
     const batch = new Map<string, Map<string, { facts: FactRow[]; file: ParsedDayFile }>>();
-    const entries = (byMonth.get(month) ?? []).sort((a, b) => a.file.name.localeCompare(b.file.name));
+    const entries = (byMonth.get(month) ?? []).sort((a, b) =>
+      a.file.name < b.file.name ? -1 : a.file.name > b.file.name ? 1 : 0,
+    );
     for (const entry of entries) {
       try {
         const parsed = entry.parsed ?? (await parseFile(entry.file, options));
-        if ((parsed.day as string).slice(0, 7) !== month) {
+        const named = dayHint(entry.file.name);
+        if ((named !== undefined && parsed.day !== named) || (parsed.day as string).slice(0, 7) !== month) {
           throw new CsvError(
             entry.file.name,
             2,
@@ -141,6 +144,13 @@ export async function ingestFiles(
   summary.seconds = (performance.now() - started) / 1000;
   return summary;
 }
+
+type Address = Parameters<FactRepository['remove']>[0][number];
+const addressKey = (a: Address) => `${a.variant}|${a.partition ?? ''}|${a.period}`;
+const partitionList = <T>(list: readonly T[], test: (t: T) => boolean): [T[], T[]] => [
+  list.filter(test),
+  list.filter((t) => !test(t)),
+];
 
 /** Computes a month's cubes (reading what it needs); the returned function stores them. */
 async function prepareMonth(
@@ -207,8 +217,10 @@ async function prepareMonth(
     removals.push(...stale.map((value) => ({ family, channel, variant: variant.name, partition: value, period })));
     manifest.partitions[variant.name] = values;
   }
-  // Cubes stored in several chunks last time may need fewer now: their extra chunks go before the rewrite.
-  removals.push(...(manifest.chunked ?? []));
+  // Cubes stored in several chunks last time may need fewer now: clear the extra chunks of those being rewritten.
+  const rewritten = new Set(writes.map(addressKey));
+  const [redo, keep] = partitionList(manifest.chunked ?? [], (a) => rewritten.has(addressKey(a)));
+  removals.push(...redo);
   for (const [day, { file, facts }] of batch) {
     manifest.days[day] = {
       file: path.basename(file.file),
@@ -219,7 +231,7 @@ async function prepareMonth(
   }
   return async () => {
     await repo.remove(removals);
-    manifest.chunked = await repo.write(writes);
+    manifest.chunked = [...keep, ...(await repo.write(writes))];
     await repo.writeManifest(family, channel, month, manifest);
   };
 }

@@ -1,0 +1,756 @@
+/**
+ * Ingest of Reporting API `channel_basic` daily files into DynamoDB Local, checked through the report engine
+ * (queryReport) and the stored items: re-loads are idempotent to the byte, a corrected file replaces its day
+ * (reporting-api.md §1.2), a header-only file clears its day, a malformed file is rejected whole while the others
+ * load, facts of channels nobody owns are stored but serve nobody, gzip loads, and the import CLI reports and exits
+ * as documented. Every test uses fresh channels, so it depends on no other test.
+ */
+import { execFile } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { ScanCommand } from '@aws-sdk/lib-dynamodb';
+import { afterAll, describe, expect, it } from 'vitest';
+import { createDocumentClient } from '../../functions/core/db/document-client';
+import { loadDirectory } from '../../functions/core/directory/directory-loader';
+import { dynamoDirectoryRepository, type TableContext } from '../../functions/core/directory/directory-repository';
+import { DomainError } from '../../functions/core/errors';
+import { dynamoGroupRepository } from '../../functions/core/groups/group-repository';
+import { dynamoFactRepository, newReadStats } from '../../functions/core/reports/fact-repository';
+import { type IngestFile, type IngestOptions, ingestFiles } from '../../functions/core/reports/ingest/ingest-service';
+import { MEASURE_INDEX } from '../../functions/core/reports/metrics';
+import { parseReportRequest } from '../../functions/core/reports/report-request';
+import { queryReport, type ReportDeps } from '../../functions/core/reports/report-service';
+import { type DayExport, type GeneratorOptions, generateDays } from '../../infra/local/export-generator';
+
+const ROOT = path.resolve(import.meta.dirname, '..', '..');
+
+function testTable(): TableContext {
+  const endpoint = process.env.DYNAMODB_ENDPOINT;
+  const tableName = process.env.TABLE_NAME;
+  if (!endpoint || !tableName) throw new Error('DynamoDB Local is not running: use the integration project');
+  return { db: createDocumentClient(endpoint), tableName };
+}
+
+const table = testTable();
+const facts = dynamoFactRepository(table);
+const deps: ReportDeps = {
+  directory: dynamoDirectoryRepository(table),
+  groups: dynamoGroupRepository(table),
+  facts,
+};
+const tmpDirs: string[] = [];
+
+afterAll(async () => {
+  for (const dir of tmpDirs) await rm(dir, { recursive: true, force: true });
+  table.db.destroy();
+});
+
+// ---------------------------------------------------------------------------------------------------------------
+// Channels, files and reports
+
+const tag = () => `${Date.now().toString(36)}${randomBytes(4).toString('hex')}`;
+
+/** A fresh channel id, owned by a fresh user unless `owned` is false. */
+async function freshChannel(owned = true): Promise<{ channel: string; sub: string }> {
+  const t = tag();
+  const channel = `UCtest${t}`;
+  const sub = `ingest-user-${t}`;
+  if (owned) {
+    await loadDirectory(table, {
+      users: [{ sub, channels: [channel] }],
+      channels: [{ id: channel, title: `test ${t}`, videos: [], playlists: [] }],
+      contentOwners: [],
+      accounts: [],
+      properties: [],
+    });
+  }
+  return { channel, sub };
+}
+
+/** 20 videos over 45 days, from a partial March through April into a partial May. */
+const BASE: Omit<GeneratorOptions, 'channel'> = {
+  videos: 20,
+  days: 45,
+  start: '2026-03-20',
+  seed: 20260320,
+  videoPrefix: 'iv',
+  videoWidth: 3,
+  version: 'a3',
+  gzip: false,
+};
+
+/**
+ * Generated daily exports with `channel` in the channel_id column. The values are generated for one fixed source
+ * channel (the generator seeds by channel), so every channel given the same options holds identical data.
+ */
+function exportsFor(channel: string, options: Partial<Omit<GeneratorOptions, 'channel'>> = {}): DayExport[] {
+  return [...generateDays({ ...BASE, ...options, channel: 'UCingestsource' })].map((day) => withChannel(day, channel));
+}
+
+function withChannel(day: DayExport, channel: string): DayExport {
+  const i = day.header.indexOf('channel_id');
+  return { ...day, rows: day.rows.map((r) => r.map((cell, j) => (j === i ? channel : cell))) };
+}
+
+/** The day's rows with `column` changed by `fn` (number in, number out). */
+function mapColumn(day: DayExport, column: string, fn: (v: number, row: number) => number): DayExport {
+  const i = day.header.indexOf(column);
+  if (i < 0) throw new Error(`no column ${column}`);
+  return { ...day, rows: day.rows.map((r, n) => r.map((cell, j) => (j === i ? String(fn(Number(cell), n)) : cell))) };
+}
+
+const csvText = (day: DayExport) => `${[day.header, ...day.rows].map((r) => r.join(',')).join('\n')}\n`;
+
+const fileName = (channel: string, date: string, suffix = '.csv') => `x/${channel}/channel_basic_a3/${date}${suffix}`;
+
+function fileOf(channel: string, day: DayExport, options: { gzip?: boolean; text?: string } = {}): IngestFile {
+  const text = options.text ?? csvText(day);
+  const bytes = options.gzip ? gzipSync(Buffer.from(text)) : Buffer.from(text);
+  return { name: fileName(channel, day.date, options.gzip ? '.csv.gz' : '.csv'), read: async () => bytes };
+}
+
+const isoDay = (yyyymmdd: string) => `${yyyymmdd.slice(0, 4)}-${yyyymmdd.slice(4, 6)}-${yyyymmdd.slice(6, 8)}`;
+
+/** Sum of a CSV column over some days. */
+function columnSum(days: readonly DayExport[], column: string): number {
+  let total = 0;
+  for (const day of days) {
+    const i = day.header.indexOf(column);
+    for (const r of day.rows) total += Number(r[i] || 0);
+  }
+  return total;
+}
+
+const FIXED_NOW = () => new Date('2026-06-01T00:00:00.000Z');
+
+async function ingest(files: readonly IngestFile[], options: IngestOptions = {}) {
+  const summary = await ingestFiles(facts, files, { now: FIXED_NOW, ...options });
+  return summary;
+}
+
+async function ingestOk(files: readonly IngestFile[], options: IngestOptions = {}) {
+  const summary = await ingest(files, options);
+  expect(summary.rejected, JSON.stringify(summary.rejected)).toEqual([]);
+  expect(summary.loaded).toBe(files.length);
+  return summary;
+}
+
+async function report(channel: string, sub: string, params: Record<string, string>) {
+  const req = parseReportRequest({ ids: `channel==${channel}`, ...params });
+  return queryReport(deps, { sub }, req, newReadStats());
+}
+
+/** A row of a report by its first cell (or the only row). */
+async function rowsBy(channel: string, sub: string, params: Record<string, string>) {
+  const table = await report(channel, sub, params);
+  return new Map((table.rows ?? []).map((r) => [String(r[0]), r.slice(1)]));
+}
+
+const ALL_METRICS =
+  'views,engagedViews,redViews,comments,likes,dislikes,shares,estimatedMinutesWatched,estimatedRedMinutesWatched,averageViewDuration,averageViewPercentage,subscribersGained,subscribersLost,videosAddedToPlaylists,cardClickRate';
+
+/** Report queries of every supported shape over the data of BASE. */
+const QUERIES: Record<string, string>[] = [
+  { startDate: '2026-03-01', endDate: '2026-05-31', metrics: ALL_METRICS },
+  { startDate: '2026-03-18', endDate: '2026-05-06', metrics: ALL_METRICS, dimensions: 'day', sort: 'day' },
+  { startDate: '2026-03-01', endDate: '2026-05-31', metrics: ALL_METRICS, dimensions: 'month', sort: 'month' },
+  {
+    startDate: '2026-03-25',
+    endDate: '2026-04-30',
+    metrics: 'views,averageViewPercentage,subscribersGained',
+    dimensions: 'country',
+    sort: '-views',
+  },
+  {
+    startDate: '2026-03-01',
+    endDate: '2026-05-31',
+    metrics: 'views,likes,estimatedMinutesWatched,averageViewPercentage',
+    dimensions: 'video',
+    sort: '-views',
+    maxResults: '200',
+  },
+  { startDate: '2026-03-20', endDate: '2026-04-12', metrics: 'views,shares,likes', dimensions: 'subscribedStatus,day' },
+  {
+    startDate: '2026-03-01',
+    endDate: '2026-05-31',
+    metrics: 'views,averageViewDuration,estimatedRedMinutesWatched',
+    dimensions: 'liveOrOnDemand,month',
+  },
+  {
+    startDate: '2026-03-22',
+    endDate: '2026-05-02',
+    metrics: 'views,averageViewPercentage,engagedViews',
+    dimensions: 'day',
+    filters: 'video==iv001,iv002,iv007',
+  },
+  {
+    startDate: '2026-03-01',
+    endDate: '2026-05-31',
+    metrics: 'views,estimatedMinutesWatched',
+    dimensions: 'video',
+    filters: 'country==US',
+    sort: '-estimatedMinutesWatched',
+    maxResults: '10',
+  },
+  {
+    startDate: '2026-04-01',
+    endDate: '2026-04-30',
+    metrics: 'views,likes,averageViewPercentage',
+    filters: 'continent==150',
+  },
+  {
+    startDate: '2026-04-01',
+    endDate: '2026-04-30',
+    metrics: 'views,likes',
+    dimensions: 'day',
+    filters: 'video==iv003',
+  },
+];
+
+/** Every query's answer, as the JSON text the API would send. */
+async function answers(channel: string, sub: string): Promise<string[]> {
+  return Promise.all(QUERIES.map(async (q) => JSON.stringify(await report(channel, sub, q))));
+}
+
+/** Every stored fact item of a channel (cubes and manifests), channel id masked, in key order. */
+async function storedItems(channel: string): Promise<string[]> {
+  const out: string[] = [];
+  let ExclusiveStartKey: Record<string, unknown> | undefined;
+  do {
+    const page = await table.db.send(
+      new ScanCommand({
+        TableName: table.tableName,
+        FilterExpression: 'begins_with(pk, :p)',
+        ExpressionAttributeValues: { ':p': `FACT#CB#${channel}#` },
+        ConsistentRead: true,
+        ExclusiveStartKey,
+      }),
+    );
+    for (const item of page.Items ?? []) {
+      const { cube, ...rest } = item;
+      const text = JSON.stringify({
+        ...rest,
+        ...(cube ? { cube: Buffer.from(cube as Uint8Array).toString('base64') } : {}),
+      });
+      out.push(text.split(channel).join('<CH>'));
+    }
+    ExclusiveStartKey = page.LastEvaluatedKey;
+  } while (ExclusiveStartKey);
+  return out.sort();
+}
+
+/** Views per day (YYYY-MM-DD) and per month from reports. */
+const viewsByDay = (channel: string, sub: string, startDate = '2026-03-20', endDate = '2026-05-03') =>
+  rowsBy(channel, sub, { startDate, endDate, metrics: 'views,likes', dimensions: 'day' });
+const viewsByMonth = (channel: string, sub: string) =>
+  rowsBy(channel, sub, { startDate: '2026-03-01', endDate: '2026-05-31', metrics: 'views,likes', dimensions: 'month' });
+
+/** A day with data inside April (a whole month, served from month cubes) and one in the March edge. */
+function pickDays(days: readonly DayExport[]) {
+  const withRows = days.filter((d) => d.rows.length > 5);
+  const april = withRows.find((d) => d.date >= '20260410' && d.date < '20260420');
+  const march = withRows.find((d) => d.date >= '20260322' && d.date < '20260331');
+  if (!april || !march) throw new Error('the generated data lacks the days this test needs');
+  return { april, march };
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+
+describe('idempotent re-ingest', () => {
+  it('loading the same files twice gives byte-identical answers and identical stored items', async () => {
+    const { channel, sub } = await freshChannel();
+    const days = exportsFor(channel);
+    const files = days.map((d) => fileOf(channel, d));
+    const first = await ingestOk(files);
+    expect(first.rows).toBe(days.reduce((n, d) => n + d.rows.length, 0));
+    expect(first.days).toBe(45);
+    const answers1 = await answers(channel, sub);
+    const items1 = await storedItems(channel);
+    expect(items1.length).toBeGreaterThan(45);
+
+    const second = await ingestOk(files);
+    expect(second.rows).toBe(first.rows);
+    expect(await answers(channel, sub)).toEqual(answers1);
+    expect(await storedItems(channel)).toEqual(items1);
+
+    // and the answers are right: views per day are the CSV sums
+    const perDay = await viewsByDay(channel, sub);
+    for (const day of days) {
+      const expected = columnSum([day], 'views');
+      const got = perDay.get(isoDay(day.date))?.[0];
+      if (day.rows.length === 0) expect(got, day.date).toBeUndefined();
+      else expect(got, day.date).toBe(expected);
+    }
+  });
+
+  it('loading day by day, or in reverse order, stores the same as one batch (floats included)', async () => {
+    const one = await freshChannel();
+    const daily = await freshChannel();
+    const reversed = await freshChannel();
+    await ingestOk(exportsFor(one.channel).map((d) => fileOf(one.channel, d)));
+    for (const d of exportsFor(daily.channel)) await ingestOk([fileOf(daily.channel, d)]);
+    const back = exportsFor(reversed.channel).reverse();
+    for (let i = 0; i < back.length; i += 7)
+      await ingestOk(back.slice(i, i + 7).map((d) => fileOf(reversed.channel, d)));
+
+    const expected = await answers(one.channel, one.sub);
+    expect(await answers(daily.channel, daily.sub)).toEqual(expected);
+    expect(await answers(reversed.channel, reversed.sub)).toEqual(expected);
+    const cubes = (items: string[]) => items.filter((i) => !i.includes('MANIFEST'));
+    const stored = cubes(await storedItems(one.channel));
+    expect(cubes(await storedItems(daily.channel))).toEqual(stored);
+    expect(cubes(await storedItems(reversed.channel))).toEqual(stored);
+  });
+});
+
+describe('restatement: a corrected file replaces its day', () => {
+  it('month totals change by exactly the difference; a country and a video the correction drops disappear', async () => {
+    const { channel, sub } = await freshChannel();
+    const days = exportsFor(channel);
+    const { april } = pickDays(days);
+    // the original April day also holds a country and a video found nowhere else
+    const extraRow = (video: string, country: string, views: string) => {
+      const cells: Record<string, string> = {
+        date: april.date,
+        channel_id: channel,
+        video_id: video,
+        live_or_on_demand: 'on_demand',
+        subscribed_status: 'subscribed',
+        country_code: country,
+        views,
+      };
+      return april.header.map((c) => cells[c] ?? '1');
+    };
+    const original = { ...april, rows: [...april.rows, extraRow('ivextra', 'TV', '500')] };
+    await ingestOk(days.map((d) => fileOf(channel, d === april ? original : d)));
+    const before = await viewsByMonth(channel, sub);
+    const beforeDays = await viewsByDay(channel, sub);
+    const top = {
+      startDate: '2026-04-01',
+      endDate: '2026-04-30',
+      metrics: 'views',
+      dimensions: 'video',
+      sort: '-views',
+      maxResults: '50',
+    };
+    expect((await report(channel, sub, { ...top, filters: 'country==TV' })).rows).toEqual([['ivextra', 500]]);
+
+    const corrected = mapColumn(
+      mapColumn(april, 'views', (v, n) => v * 2 + n),
+      'likes',
+      (v) => v + 1,
+    );
+    const delta = columnSum([corrected], 'views') - columnSum([original], 'views');
+    const likesDelta = columnSum([corrected], 'likes') - columnSum([original], 'likes');
+    expect(delta).not.toBe(0);
+    await ingestOk([fileOf(channel, corrected)]);
+
+    const after = await viewsByMonth(channel, sub);
+    expect(after.get('2026-04')?.[0]).toBe((before.get('2026-04')?.[0] as number) + delta);
+    expect(after.get('2026-04')?.[1]).toBe((before.get('2026-04')?.[1] as number) + likesDelta);
+    expect(after.get('2026-03')).toEqual(before.get('2026-03'));
+    expect(after.get('2026-05')).toEqual(before.get('2026-05'));
+    const afterDays = await viewsByDay(channel, sub);
+    expect(afterDays.get(isoDay(april.date))?.[0]).toBe(columnSum([corrected], 'views'));
+    for (const [day, values] of beforeDays)
+      if (day !== isoDay(april.date)) expect(afterDays.get(day), day).toEqual(values);
+
+    // what only the original had is gone from every cube
+    expect((await report(channel, sub, { ...top, filters: 'country==TV' })).rows).toBeUndefined();
+    const countries = await rowsBy(channel, sub, {
+      startDate: '2026-04-01',
+      endDate: '2026-04-30',
+      metrics: 'views',
+      dimensions: 'country',
+    });
+    expect(countries.has('TV')).toBe(false);
+    const extra = await report(channel, sub, {
+      startDate: '2026-04-01',
+      endDate: '2026-04-30',
+      metrics: 'views',
+      filters: 'video==ivextra',
+    });
+    expect(extra.rows).toEqual([[0]]);
+    const extraByDay = await report(channel, sub, {
+      startDate: '2026-04-01',
+      endDate: '2026-04-30',
+      metrics: 'views',
+      dimensions: 'day',
+      filters: 'video==ivextra',
+    });
+    expect(extraByDay.rows).toBeUndefined();
+  });
+
+  it('originals then corrected files ≡ only the final files loaded into a fresh channel (exact answers)', async () => {
+    const restated = await freshChannel();
+    const fresh = await freshChannel();
+    const { april, march } = pickDays(exportsFor(restated.channel));
+    const correct = (day: DayExport) =>
+      mapColumn(
+        mapColumn(day, 'watch_time_minutes', (v, n) => v * 1.37 + n / 3),
+        'views',
+        (v) => v + 3,
+      );
+    const isCorrected = (d: DayExport) => d.date === april.date || d.date === march.date;
+
+    // restated: every original, then the corrections alone (in a second and third batch)
+    await ingestOk(exportsFor(restated.channel).map((d) => fileOf(restated.channel, d)));
+    const originalAnswers = await answers(restated.channel, restated.sub);
+    for (const d of exportsFor(restated.channel).filter(isCorrected))
+      await ingestOk([fileOf(restated.channel, correct(d))]);
+    // fresh: the final state in one load
+    await ingestOk(exportsFor(fresh.channel).map((d) => fileOf(fresh.channel, isCorrected(d) ? correct(d) : d)));
+
+    const final = await answers(fresh.channel, fresh.sub);
+    expect(await answers(restated.channel, restated.sub)).toEqual(final);
+    expect(final).not.toEqual(originalAnswers);
+    const cubes = (items: string[]) => items.filter((i) => !i.includes('MANIFEST'));
+    expect(cubes(await storedItems(restated.channel))).toEqual(cubes(await storedItems(fresh.channel)));
+  });
+
+  it('a single day: the original then the corrected file ≡ the corrected file alone', async () => {
+    const a = await freshChannel();
+    const b = await freshChannel();
+    const { april } = pickDays(exportsFor(a.channel));
+    const corrected = (channel: string) =>
+      mapColumn(withChannel(april, channel), 'average_view_duration_percentage', (v) => v / 3 + 0.1);
+    await ingestOk([fileOf(a.channel, withChannel(april, a.channel))]);
+    await ingestOk([fileOf(a.channel, corrected(a.channel))]);
+    await ingestOk([fileOf(b.channel, corrected(b.channel))]);
+    expect(await answers(a.channel, a.sub)).toEqual(await answers(b.channel, b.sub));
+  });
+
+  it('the later of two files for one day in one batch wins (by name order), never their sum', async () => {
+    const { channel, sub } = await freshChannel();
+    const { april } = pickDays(exportsFor(channel));
+    const doubled = mapColumn(april, 'views', (v) => v * 2);
+    const files = [
+      { ...fileOf(channel, doubled), name: `x/${channel}/channel_basic_a3/b/${april.date}.csv` },
+      { ...fileOf(channel, april), name: `x/${channel}/channel_basic_a3/a/${april.date}.csv` },
+    ];
+    await ingestOk(files);
+    const day = await viewsByDay(channel, sub, isoDay(april.date), isoDay(april.date));
+    expect(day.get(isoDay(april.date))?.[0]).toBe(columnSum([doubled], 'views'));
+  });
+
+  it('a header-only file for a day clears that day', async () => {
+    const { channel, sub } = await freshChannel();
+    const days = exportsFor(channel);
+    const { april, march } = pickDays(days);
+    await ingestOk(days.map((d) => fileOf(channel, d)));
+    const before = await viewsByMonth(channel, sub);
+    const beforeDays = await viewsByDay(channel, sub);
+
+    await ingestOk([fileOf(channel, { ...april, rows: [] }), fileOf(channel, { ...march, rows: [] })]);
+    const after = await viewsByMonth(channel, sub);
+    expect(after.get('2026-04')?.[0]).toBe((before.get('2026-04')?.[0] as number) - columnSum([april], 'views'));
+    expect(after.get('2026-03')?.[0]).toBe((before.get('2026-03')?.[0] as number) - columnSum([march], 'views'));
+    expect(after.get('2026-05')).toEqual(before.get('2026-05'));
+    const afterDays = await viewsByDay(channel, sub);
+    expect(afterDays.has(isoDay(april.date))).toBe(false);
+    expect(afterDays.has(isoDay(march.date))).toBe(false);
+    expect(afterDays.size).toBe(beforeDays.size - 2);
+    const manifest = await facts.readManifest('CB', channel, '2026-04');
+    expect(manifest?.days[isoDay(april.date)]?.rows).toBe(0);
+  });
+});
+
+describe('rejections', () => {
+  it('a malformed file in a batch is rejected with file/line/column and nothing of it is stored; the others load', async () => {
+    const { channel, sub } = await freshChannel();
+    const days = exportsFor(channel);
+    const { april, march } = pickDays(days);
+    await ingestOk(days.map((d) => fileOf(channel, d)));
+    const beforeDays = await viewsByDay(channel, sub);
+    const beforeMonths = await viewsByMonth(channel, sub);
+
+    // a restatement of the April day with new numbers on every line and one bad cell on line 5
+    const likes = april.header.indexOf('likes');
+    const restated = mapColumn(april, 'views', (v) => v + 1000);
+    const broken = {
+      ...restated,
+      rows: restated.rows.map((r, n) => (n === 3 ? r.map((c, j) => (j === likes ? '7x' : c)) : r)),
+    };
+    const goodDays = days.filter((d) => d.date > '20260420' && d.date < '20260425' && d.rows.length > 0).slice(0, 2);
+    expect(goodDays.length).toBe(2);
+    const bumped = goodDays.map((d) => mapColumn(d, 'views', (v) => v + 5));
+    const brokenFile = fileOf(channel, broken);
+    const summary = await ingest([
+      fileOf(channel, bumped[0] as DayExport),
+      brokenFile,
+      fileOf(channel, bumped[1] as DayExport),
+    ]);
+
+    expect(summary.files).toBe(3);
+    expect(summary.loaded).toBe(2);
+    expect(summary.rejected).toHaveLength(1);
+    const [rejected] = summary.rejected;
+    expect(rejected?.file).toBe(brokenFile.name);
+    expect(rejected?.message).toContain(brokenFile.name);
+    expect(rejected?.message).toContain('line 5');
+    expect(rejected?.message).toContain('column likes');
+
+    const afterDays = await viewsByDay(channel, sub);
+    expect(afterDays.get(isoDay(april.date))).toEqual(beforeDays.get(isoDay(april.date)));
+    expect(afterDays.get(isoDay(march.date))).toEqual(beforeDays.get(isoDay(march.date)));
+    for (const d of bumped) expect(afterDays.get(isoDay(d.date))?.[0], d.date).toBe(columnSum([d], 'views'));
+    const afterMonths = await viewsByMonth(channel, sub);
+    expect(afterMonths.get('2026-04')?.[0]).toBe(
+      (beforeMonths.get('2026-04')?.[0] as number) + bumped.reduce((n, d) => n + 5 * d.rows.length, 0),
+    );
+  });
+
+  it('a file whose rows are for another month than its name says is rejected', async () => {
+    const { channel } = await freshChannel();
+    const { april } = pickDays(exportsFor(channel));
+    const misnamed = { ...fileOf(channel, april), name: fileName(channel, '20260515') };
+    const summary = await ingest([misnamed]);
+    expect(summary.loaded).toBe(0);
+    expect(summary.rejected[0]?.message).toContain(misnamed.name);
+    expect(summary.rejected[0]?.message).toContain('date');
+    expect(await facts.readManifest('CB', channel, '2026-04')).toBeUndefined();
+    expect(await facts.readManifest('CB', channel, '2026-05')).toBeUndefined();
+  });
+
+  it('a file whose rows are for another day of the same month than its name says is rejected', async () => {
+    // The name's day decides which day a header-only file clears and which month a file restates, and the
+    // month check's own message says "not the day in the file name": the day must agree too.
+    const { channel } = await freshChannel();
+    const { april } = pickDays(exportsFor(channel));
+    const otherDay = april.date === '20260428' ? '20260427' : '20260428';
+    const misnamed = { ...fileOf(channel, april), name: fileName(channel, otherDay) };
+    const summary = await ingest([misnamed]);
+    expect(summary.loaded, JSON.stringify(summary)).toBe(0);
+    expect(summary.rejected[0]?.message).toContain(misnamed.name);
+    expect(summary.rejected[0]?.message).toContain('date');
+    expect(await facts.readManifest('CB', channel, '2026-04')).toBeUndefined();
+  });
+
+  it('a header-only file that names no channel is rejected, unless the channel is given', async () => {
+    const { channel, sub } = await freshChannel();
+    const { april } = pickDays(exportsFor(channel));
+    await ingestOk([fileOf(channel, april)]);
+    const empty = { name: `exports/${april.date}.csv`, read: async () => Buffer.from(`${april.header.join(',')}\n`) };
+    const refused = await ingest([empty]);
+    expect(refused.rejected[0]?.message).toContain('header-only');
+    expect((await viewsByDay(channel, sub)).has(isoDay(april.date))).toBe(true);
+    await ingestOk([empty], { channel });
+    expect((await viewsByDay(channel, sub)).has(isoDay(april.date))).toBe(false);
+  });
+});
+
+describe('ownership and formats', () => {
+  it('facts of a channel the directory does not know are stored, but reports.query refuses everyone (403)', async () => {
+    const { channel } = await freshChannel(false);
+    const days = exportsFor(channel, { days: 12 });
+    await ingestOk(days.map((d) => fileOf(channel, d)));
+    const stored = await facts.read(
+      { family: 'CB', channel, variant: 'f' },
+      'D#2026-03-20',
+      'D#2026-03-31',
+      newReadStats(),
+    );
+    const nonEmpty = days.filter((d) => d.rows.length > 0);
+    expect(stored.map((c) => c.period)).toEqual(days.map((d) => `D#${isoDay(d.date)}`));
+    const known = (v: number | null | undefined) => (v === null || v === undefined || Number.isNaN(v) ? 0 : v);
+    const views = stored.flatMap((c) => c.cube.rows).reduce((n, r) => n + known(r.sums[MEASURE_INDEX.views]), 0);
+    expect(views).toBe(columnSum(nonEmpty, 'views'));
+
+    const someone = (await freshChannel()).sub;
+    for (const sub of ['alice', 'bob', 'carol', 'dave', 'mallory', someone, 'nobody-at-all']) {
+      let err: unknown;
+      try {
+        await report(channel, sub, { startDate: '2026-03-01', endDate: '2026-03-31', metrics: 'views' });
+      } catch (e) {
+        err = e;
+      }
+      expect(err, sub).toBeInstanceOf(DomainError);
+      expect((err as DomainError).kind, sub).toBe('permission_denied');
+      expect((err as DomainError).reason, sub).toBe('forbidden');
+    }
+  });
+
+  it('gzip files load like plain ones (also mixed in one batch)', async () => {
+    const plain = await freshChannel();
+    const gz = await freshChannel();
+    await ingestOk(exportsFor(plain.channel).map((d) => fileOf(plain.channel, d)));
+    const summary = await ingestOk(exportsFor(gz.channel).map((d, i) => fileOf(gz.channel, d, { gzip: i % 3 !== 0 })));
+    expect(summary.rows).toBeGreaterThan(0);
+    expect(await answers(gz.channel, gz.sub)).toEqual(await answers(plain.channel, plain.sub));
+  });
+
+  it('a2 files (no engaged_views) load with engagedViews null, views set', async () => {
+    const { channel, sub } = await freshChannel();
+    const days = exportsFor(channel, { version: 'a2', days: 12 });
+    expect(days[0]?.header).not.toContain('engaged_views');
+    await ingestOk(days.map((d) => fileOf(channel, d)));
+    const total = await report(channel, sub, {
+      startDate: '2026-03-20',
+      endDate: '2026-03-31',
+      metrics: 'engagedViews,views,redViews',
+    });
+    expect(total.rows).toEqual([[null, columnSum(days, 'views'), columnSum(days, 'red_views')]]);
+  });
+});
+
+describe('large days', () => {
+  it('a day whose cubes are stored in chunks survives later loads of other days of its month', async () => {
+    const { channel, sub } = await freshChannel();
+    // one day with 15,000 videos: its full-day and by-video cubes exceed one item and are stored in chunks
+    const header = [
+      'date',
+      'channel_id',
+      'video_id',
+      'live_or_on_demand',
+      'subscribed_status',
+      'country_code',
+      'views',
+      'likes',
+      'watch_time_minutes',
+      'average_view_duration_percentage',
+    ];
+    let seed = 12345;
+    const rnd = () => {
+      seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
+      return seed / 2 ** 32;
+    };
+    const bigRows = Array.from({ length: 15_000 }, (_, i) => [
+      '20260610',
+      channel,
+      `big${String(i).padStart(5, '0')}`,
+      'on_demand',
+      'subscribed',
+      'US',
+      String(1 + Math.floor(rnd() * 100_000)),
+      String(Math.floor(rnd() * 1000)),
+      String(rnd() * 1000),
+      String(rnd() * 100),
+    ]);
+    const big: DayExport = { date: '20260610', header, rows: bigRows };
+    const small = (date: string): DayExport => ({
+      date,
+      header,
+      rows: [[date, channel, 'small1', 'on_demand', 'subscribed', 'GB', '7', '1', '2.5', '50']],
+    });
+    const bigViews = columnSum([big], 'views');
+
+    await ingestOk([fileOf(channel, big)]);
+    const manifest = await facts.readManifest('CB', channel, '2026-06');
+    expect(
+      manifest?.chunked?.some((c) => c.period === 'D#2026-06-10'),
+      'the test needs a chunked day cube',
+    ).toBe(true);
+    const topOfDay = {
+      startDate: '2026-06-10',
+      endDate: '2026-06-10',
+      metrics: 'views',
+      dimensions: 'video',
+      sort: '-views',
+      maxResults: '200',
+    };
+    const top1 = await report(channel, sub, topOfDay);
+    expect(top1.rows).toHaveLength(200);
+
+    await ingestOk([fileOf(channel, small('20260611'))]);
+    const fullDay = await facts.read(
+      { family: 'CB', channel, variant: 'f' },
+      'D#2026-06-10',
+      'D#2026-06-10',
+      newReadStats(),
+    );
+    expect(fullDay[0]?.cube.rows.length ?? 0, 'the full-day cube of 2026-06-10 after loading 2026-06-11').toBe(15_000);
+    expect(await report(channel, sub, topOfDay)).toEqual(top1);
+
+    await ingestOk([fileOf(channel, small('20260612'))]);
+    const june = await report(channel, sub, { startDate: '2026-06-01', endDate: '2026-06-30', metrics: 'views' });
+    expect(june.rows, 'June views after two more small days').toEqual([[bigViews + 14]]);
+  });
+});
+
+// ---------------------------------------------------------------------------------------------------------------
+
+function runImport(dir: string): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile(
+      'npx',
+      ['tsx', 'infra/local/import.ts', dir],
+      {
+        cwd: ROOT,
+        timeout: 90_000,
+        env: {
+          ...process.env,
+          DYNAMODB_ENDPOINT: process.env.DYNAMODB_ENDPOINT,
+          TABLE_NAME: process.env.TABLE_NAME,
+          AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
+        },
+      },
+      (error, stdout, stderr) => {
+        const code = error ? (typeof error.code === 'number' ? error.code : -1) : 0;
+        resolve({ code, stdout: String(stdout), stderr: String(stderr) });
+      },
+    );
+  });
+}
+
+async function writeDays(channel: string, days: readonly DayExport[], gzipEvery = 0): Promise<string> {
+  const root = await mkdtemp(path.join(tmpdir(), 'reports-import-'));
+  tmpDirs.push(root);
+  const dir = path.join(root, channel, 'channel_basic_a3');
+  await mkdir(dir, { recursive: true });
+  for (const [i, day] of days.entries()) {
+    const gz = gzipEvery > 0 && i % gzipEvery === 0;
+    const text = csvText(day);
+    await writeFile(path.join(dir, `${day.date}.csv${gz ? '.gz' : ''}`), gz ? gzipSync(Buffer.from(text)) : text);
+  }
+  return root;
+}
+
+const SUMMARY = /^Imported (\d+) of (\d+) files: (\d+) rows, (\d+) channel-days, (\d+\.\d) s$/m;
+
+describe('the import CLI', () => {
+  it('loads a folder (plain and gzip): exit code 0 and the summary line', async () => {
+    const { channel, sub } = await freshChannel();
+    const days = exportsFor(channel, { days: 8 });
+    const root = await writeDays(channel, days, 3);
+    const run = await runImport(root);
+    expect(run.code, run.stderr).toBe(0);
+    const m = SUMMARY.exec(run.stdout);
+    expect(m, run.stdout).not.toBeNull();
+    const rows = days.reduce((n, d) => n + d.rows.length, 0);
+    expect(m?.slice(1, 5)).toEqual(['8', '8', String(rows), '8']);
+    expect(run.stderr).not.toContain('rejected');
+    const total = await report(channel, sub, { startDate: '2026-03-20', endDate: '2026-03-27', metrics: 'views' });
+    expect(total.rows).toEqual([[columnSum(days, 'views')]]);
+  }, 120_000);
+
+  it('a malformed file: exit code 1, a "rejected" line naming it, the good files loaded', async () => {
+    const { channel, sub } = await freshChannel();
+    const days = exportsFor(channel, { days: 6 }).filter((d) => d.rows.length > 2);
+    expect(days.length).toBeGreaterThanOrEqual(2);
+    const [good, bad] = days as [DayExport, DayExport];
+    const country = bad.header.indexOf('country_code');
+    const broken = {
+      ...bad,
+      rows: bad.rows.map((r, n) => (n === 1 ? r.map((c, j) => (j === country ? 'Germany' : c)) : r)),
+    };
+    const root = await writeDays(channel, [good, broken]);
+    const run = await runImport(root);
+    expect(run.code, run.stdout + run.stderr).toBe(1);
+    expect(SUMMARY.exec(run.stdout)?.slice(1, 5)).toEqual(['1', '2', String(good.rows.length), '1']);
+    const rejectedLines = run.stderr.split('\n').filter((l) => l.startsWith('rejected '));
+    expect(rejectedLines).toHaveLength(1);
+    expect(rejectedLines[0]).toContain(path.join(root, channel, 'channel_basic_a3', `${bad.date}.csv`));
+    expect(rejectedLines[0]).toContain('line 3');
+    expect(rejectedLines[0]).toContain('column country_code');
+    const byDay = await rowsBy(channel, sub, {
+      startDate: '2026-03-20',
+      endDate: '2026-03-25',
+      metrics: 'views',
+      dimensions: 'day',
+    });
+    expect([...byDay.entries()]).toEqual([[isoDay(good.date), [columnSum([good], 'views')]]]);
+  }, 120_000);
+});

@@ -1,0 +1,283 @@
+/**
+ * Fact cubes (functions/core/reports/cube.ts): null-aware rollups with sorted rows, the compact storage encoding
+ * (stable across measures added later), partitions, and facts back from a full-day cube.
+ */
+import { describe, expect, it } from 'vitest';
+import {
+  type Cube,
+  decodeCube,
+  encodeCube,
+  type FactRow,
+  FULL_DAY,
+  factsOfDay,
+  GRAIN_DIMS,
+  partition,
+  rollup,
+  VARIANTS,
+  VIDEO_BUCKETS,
+  videoBucket,
+} from '../../functions/core/reports/cube';
+import { compareFacts } from '../../functions/core/reports/ingest/channel-basic-file';
+import { emptySums, MEASURE_INDEX, MEASURES, type Measure, type Value } from '../../functions/core/reports/metrics';
+
+/** A fact with the given measures set (all others null). */
+function fact(key: Partial<Omit<FactRow, 'sums'>>, measures: Partial<Record<Measure, Value>> = {}): FactRow {
+  const sums = emptySums();
+  for (const [m, v] of Object.entries(measures)) sums[MEASURE_INDEX[m as Measure]] = v as Value;
+  return {
+    day: '2026-03-05',
+    video: 'v1',
+    country: 'US',
+    subscribedStatus: 'SUBSCRIBED',
+    liveOrOnDemand: 'ON_DEMAND',
+    ...key,
+    sums,
+  };
+}
+
+/** null for unknown, whether stored as null or (in a numeric view) as NaN. */
+const norm = (v: Value | undefined) => (v === null || v === undefined || Number.isNaN(v) ? null : v);
+const get = (sums: ArrayLike<Value> | undefined, m: Measure) => (sums ? norm(sums[MEASURE_INDEX[m]]) : undefined);
+
+const FACTS: FactRow[] = [
+  fact({ video: 'v2', country: 'US' }, { views: 10, likes: 1, engagedViews: null, watchMinutes: 0.1 }),
+  fact({ video: 'v1', country: 'GB' }, { views: 5, likes: null, engagedViews: 4, watchMinutes: 0.2 }),
+  fact({ video: 'v1', country: 'US', subscribedStatus: 'UNSUBSCRIBED' }, { views: 7, watchMinutes: 0.3 }),
+  fact({ video: '', country: 'ZZ' }, { subscribersGained: 3 }),
+  fact({ video: 'v2', country: 'GB', day: '2026-03-06' }, { views: 1, likes: 0, engagedViews: 1 }),
+];
+
+describe('rollup', () => {
+  it('groups by the grain and sums every measure', () => {
+    const cube = rollup(FACTS, ['video']);
+    expect(cube.grain).toEqual(['video']);
+    expect(cube.rows.map((r) => r.key)).toEqual([[''], ['v1'], ['v2']]);
+    const [channel, v1, v2] = cube.rows.map((r) => r.sums);
+    expect(get(v1, 'views')).toBe(12);
+    expect(get(v2, 'views')).toBe(11);
+    expect(get(v1, 'watchMinutes')).toBeCloseTo(0.5, 12);
+    expect(get(channel, 'subscribersGained')).toBe(3);
+    expect(get(channel, 'views')).toBeNull();
+  });
+
+  it('is null-aware: null only when every input is null, otherwise the sum of the known values', () => {
+    const [, v1, v2] = rollup(FACTS, ['video']).rows.map((r) => r.sums);
+    expect(get(v1, 'likes')).toBeNull(); // null + null
+    expect(get(v1, 'engagedViews')).toBe(4); // 4 + null
+    expect(get(v2, 'likes')).toBe(1); // 1 + 0
+    expect(get(v2, 'engagedViews')).toBe(1); // null + 1
+    expect(get(v2, 'comments')).toBeNull();
+    // 0 is a value, not "unknown"
+    const zero = rollup([fact({}, { views: 0 })], []).rows[0]?.sums;
+    expect(get(zero, 'views')).toBe(0);
+  });
+
+  it('the empty grain gives one total row; no facts give no rows', () => {
+    const total = rollup(FACTS, []);
+    expect(total.rows).toHaveLength(1);
+    expect(total.rows[0]?.key).toEqual([]);
+    expect(get(total.rows[0]?.sums, 'views')).toBe(23);
+    expect(rollup([], ['video']).rows).toEqual([]);
+    expect(rollup([], []).rows).toEqual([]);
+  });
+
+  it('sorts rows by key, column by column, by code unit', () => {
+    const cube = rollup(FACTS, ['country', 'video', 'day']);
+    expect(cube.rows.map((r) => r.key)).toEqual([
+      ['GB', 'v1', '2026-03-05'],
+      ['GB', 'v2', '2026-03-06'],
+      ['US', 'v1', '2026-03-05'],
+      ['US', 'v2', '2026-03-05'],
+      ['ZZ', '', '2026-03-05'],
+    ]);
+    const odd = rollup(
+      [fact({ video: 'b' }), fact({ video: 'B' }), fact({ video: 'a' }), fact({ video: '10' }), fact({ video: '9' })],
+      ['video'],
+    );
+    expect(odd.rows.map((r) => r.key[0])).toEqual(['10', '9', 'B', 'a', 'b']);
+  });
+
+  it('does not change its input facts', () => {
+    const copy = structuredClone(FACTS);
+    rollup(FACTS, ['video']);
+    rollup(FACTS, []);
+    expect(FACTS).toEqual(copy);
+  });
+
+  it('the same facts in the same order give identical floats, whatever the batching', () => {
+    const many = Array.from({ length: 200 }, (_, i) =>
+      fact({ video: `v${i % 7}`, country: i % 3 ? 'US' : 'GB' }, { watchMinutes: 0.1 + i / 3 }),
+    );
+    expect(rollup(many, ['video'])).toEqual(rollup([...many], ['video']));
+  });
+
+  it('every variant grain is made of grain dimensions', () => {
+    for (const v of VARIANTS) for (const d of v.grain) expect(GRAIN_DIMS).toContain(d);
+    expect(FULL_DAY.name).toBe('f');
+    expect(FULL_DAY.periods).toEqual(['day']);
+  });
+});
+
+/** A cube as plain data: sums as arrays with null for "unknown" (storage may hand back views with NaN for null). */
+const plain = (cube: Cube) => ({
+  grain: [...cube.grain],
+  rows: cube.rows.map((r) => ({ key: [...r.key], sums: Array.from(r.sums as ArrayLike<Value>, norm) })),
+});
+
+/**
+ * Runs `fn` while MEASURES lists `names`: simulates a writer from before (or after) a measure change, whatever the
+ * storage format is. The list is restored afterwards.
+ */
+function withMeasures<T>(names: readonly string[], fn: () => T): T {
+  const live = MEASURES as unknown as string[];
+  const saved = [...live];
+  live.splice(0, live.length, ...names);
+  try {
+    return fn();
+  } finally {
+    live.splice(0, live.length, ...saved);
+  }
+}
+
+describe('encodeCube / decodeCube', () => {
+  it('round-trips keys, numbers, floats and nulls exactly', () => {
+    const cube = rollup(
+      [
+        ...FACTS,
+        fact({ video: 'v"q,\n' }, { views: 1e15, watchMinutes: 0.1 + 0.2, viewPercentageWeighted: 97.26 * 40 }),
+        fact({ video: 'ünï 🎬' }, { views: 3, likes: 0 }),
+      ],
+      ['video', 'country', 'subscribedStatus', 'liveOrOnDemand'],
+    );
+    const bytes = encodeCube(cube);
+    expect(bytes).toBeInstanceOf(Uint8Array);
+    const back = decodeCube(bytes);
+    expect(plain(back)).toEqual(plain(cube));
+    expect(get(back.rows.find((r) => r.key[0] === 'v"q,\n')?.sums, 'watchMinutes')).toBe(0.1 + 0.2);
+    expect(get(back.rows.find((r) => r.key[0] === 'ünï 🎬')?.sums, 'likes')).toBe(0);
+    expect(get(back.rows.find((r) => r.key[0] === 'ünï 🎬')?.sums, 'comments')).toBeNull();
+    // and again: encoding what was decoded gives the same cube
+    expect(plain(decodeCube(encodeCube(back)))).toEqual(plain(cube));
+  });
+
+  it('round-trips an empty cube, the empty grain and an empty key', () => {
+    const empty: Cube = { grain: ['video'], rows: [] };
+    expect(plain(decodeCube(encodeCube(empty)))).toEqual(plain(empty));
+    const total = rollup(FACTS, []);
+    expect(plain(decodeCube(encodeCube(total)))).toEqual(plain(total));
+    const channelRow = rollup([fact({ video: '' }, { subscribersGained: 1 })], ['video', 'country']);
+    expect(plain(decodeCube(encodeCube(channelRow)))).toEqual(plain(channelRow));
+  });
+
+  it('stores measures by name: a cube written before a measure existed decodes it as null', () => {
+    const dropped: Measure = 'engagedViews';
+    const older = MEASURES.filter((m) => m !== dropped);
+    const legacy: Cube = {
+      grain: ['video'],
+      rows: [
+        { key: ['v1'], sums: older.map((_, i) => i + 1) },
+        { key: ['v2'], sums: older.map(() => null) },
+      ],
+    };
+    const bytes = withMeasures(older, () => encodeCube(legacy));
+    const cube = decodeCube(bytes);
+    expect(cube.grain).toEqual(['video']);
+    expect(cube.rows.map((r) => [...r.key])).toEqual([['v1'], ['v2']]);
+    const v1 = cube.rows[0]?.sums;
+    expect(v1).toHaveLength(MEASURES.length);
+    expect(get(v1, dropped)).toBeNull();
+    older.forEach((m, i) => {
+      expect(get(v1, m), m).toBe(i + 1);
+    });
+    for (const m of MEASURES) expect(get(cube.rows[1]?.sums, m), m).toBeNull();
+  });
+
+  it('decodes measures stored in another order, and ignores measures it no longer knows', () => {
+    const stored = ['retiredMeasure', ...[...MEASURES].reverse()];
+    const values = stored.map((_, i) => i * 10);
+    const bytes = withMeasures(stored, () => encodeCube({ grain: ['country'], rows: [{ key: ['US'], sums: values }] }));
+    const cube = decodeCube(bytes);
+    expect(cube.rows.map((r) => [...r.key])).toEqual([['US']]);
+    for (const m of MEASURES) expect(get(cube.rows[0]?.sums, m), m).toBe(values[stored.indexOf(m)]);
+  });
+
+  it('is compact: a thousand rows take a few bytes each', () => {
+    const many = Array.from({ length: 1000 }, (_, i) => fact({ video: `video${i}` }, { views: i, likes: i % 7 }));
+    const bytes = encodeCube(rollup(many, ['video']));
+    expect(bytes.length).toBeLessThan(1000 * MEASURES.length);
+  });
+});
+
+describe('partition', () => {
+  it('by country: one list per country, keeping the facts’ order', () => {
+    const parts = partition(FACTS, 'country');
+    expect([...parts.keys()]).toEqual(['US', 'GB', 'ZZ']);
+    expect(parts.get('US')).toEqual([FACTS[0], FACTS[2]]);
+    expect(parts.get('GB')).toEqual([FACTS[1], FACTS[4]]);
+    expect(parts.get('ZZ')).toEqual([FACTS[3]]);
+    expect(partition([], 'country').size).toBe(0);
+  });
+
+  it('by video bucket: all facts of a video land in the one bucket of that video', () => {
+    const many = Array.from({ length: 300 }, (_, i) =>
+      fact({ video: `vid${i % 100}`, country: i < 150 ? 'US' : 'GB' }),
+    );
+    const parts = partition(many, 'videoBucket');
+    expect(parts.size).toBeGreaterThan(1);
+    expect(parts.size).toBeLessThanOrEqual(VIDEO_BUCKETS);
+    const bucketOf = new Map<string, string>();
+    for (const [bucket, facts] of parts) {
+      expect(bucket).toBe(videoBucket(facts[0]?.video as string));
+      for (const f of facts) {
+        expect(bucketOf.get(f.video) ?? bucket, f.video).toBe(bucket);
+        bucketOf.set(f.video, bucket);
+      }
+      // order kept
+      expect(facts).toEqual(many.filter((f) => videoBucket(f.video) === bucket));
+    }
+    expect(bucketOf.size).toBe(100);
+    expect(videoBucket('abc')).toBe(videoBucket('abc'));
+    expect(videoBucket('abc')).toMatch(/^b\d\d$/);
+  });
+
+  it('a rollup of each partition, put together, equals the rollup of all facts', () => {
+    const whole = rollup(FACTS, ['country', 'video']);
+    const pieces = [...partition(FACTS, 'country').values()].flatMap((p) => rollup(p, ['country', 'video']).rows);
+    const byKey = (a: { key: readonly string[] }, b: { key: readonly string[] }) =>
+      a.key[0] === b.key[0]
+        ? (a.key[1] as string) < (b.key[1] as string)
+          ? -1
+          : 1
+        : (a.key[0] as string) < (b.key[0] as string)
+          ? -1
+          : 1;
+    expect(pieces.sort(byKey)).toEqual(whole.rows);
+  });
+});
+
+const plainFacts = (facts: readonly FactRow[]) =>
+  facts.map((f) => ({ ...f, sums: Array.from(f.sums as ArrayLike<Value>, norm) }));
+
+describe('factsOfDay', () => {
+  it('gives back the facts of a full-day cube, also after encoding', () => {
+    const day = FACTS.filter((f) => f.day === '2026-03-05');
+    const cube = rollup(day, FULL_DAY.grain);
+    const sorted = [...day].sort(compareFacts);
+    expect(sorted.map((f) => f.video)).toEqual(['', 'v1', 'v1', 'v2']);
+    expect(plainFacts(factsOfDay('2026-03-05', cube))).toEqual(plainFacts(sorted));
+    expect(plainFacts(factsOfDay('2026-03-05', decodeCube(encodeCube(cube))))).toEqual(plainFacts(sorted));
+  });
+
+  it('reads the grain by name, whatever its order', () => {
+    const f = fact(
+      { video: 'vx', country: 'FR', subscribedStatus: 'UNSUBSCRIBED', liveOrOnDemand: 'LIVE' },
+      { views: 2 },
+    );
+    const cube = rollup([f], ['liveOrOnDemand', 'country', 'video', 'subscribedStatus']);
+    expect(plainFacts(factsOfDay('2026-03-05', cube))).toEqual(plainFacts([f]));
+  });
+
+  it('an empty day gives no facts', () => {
+    expect(factsOfDay('2026-03-05', rollup([], FULL_DAY.grain))).toEqual([]);
+  });
+});
