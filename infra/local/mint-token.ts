@@ -7,7 +7,16 @@ import { parseArgs } from 'node:util';
 import { loadIssuerKey, mintToken } from './local-issuer';
 import { localSettings } from './settings';
 
+// `--expires-in -60` (negative, for tests): parseArgs would read -60 as an option, so join it to its flag.
+const args = process.argv
+  .slice(2)
+  .map((a, i, all) => (all[i - 1] === '--expires-in' && /^-\d+$/.test(a) ? `=${a}` : a));
+const argv = args.flatMap((a, i) =>
+  a.startsWith('=') ? [] : args[i + 1]?.startsWith('=') ? [`${a}${args[i + 1]}`] : [a],
+);
+
 const { values } = parseArgs({
+  args: argv,
   options: {
     sub: { type: 'string' },
     scope: { type: 'string', default: '' },
