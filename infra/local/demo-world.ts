@@ -111,7 +111,7 @@ export function demoExportFiles(): IngestFile[] {
 }
 
 /** Bump when the demo world changes, so existing local tables pick up the new version. */
-export const DEMO_WORLD_VERSION = 3;
+export const DEMO_WORLD_VERSION = 4;
 const MARKER = { pk: 'DEMO#WORLD', sk: 'VERSION' };
 
 /** Loads the demo world unless this version is already there. Returns whether it loaded anything. */

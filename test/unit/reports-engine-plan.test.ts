@@ -162,10 +162,10 @@ describe('chooseVariant', () => {
     expect(chooseVariant(query({ dimensions: ['month'] }), 'month').variant.name).toMatch(/^[dg]$/);
   });
 
-  it('the day dimension without geo → d for months; g for single days', () => {
+  it('the day dimension without geo → d for months; t (the day totals) for single days', () => {
     const q = query({ dimensions: ['day'] });
     expect(chooseVariant(q, 'month')).toMatchObject({ variant: { name: 'd' }, partitions: [undefined] });
-    expect(chooseVariant(q, 'day').variant.name).toBe('g');
+    expect(chooseVariant(q, 'day').variant.name).toBe('t');
   });
 
   it('geo dimensions or filters with day → gd for months', () => {

@@ -26,13 +26,13 @@ export interface CubeVariant {
 }
 
 /** Videos are spread over this many buckets, so per-video data costs a few items a month, not one per video. */
-export const VIDEO_BUCKETS = 64;
+export const VIDEO_BUCKETS = 256;
 
 /** FNV-1a of the id, as a fixed-width bucket name. */
 export function videoBucket(video: string): string {
   let h = 0x811c9dc5;
   for (let i = 0; i < video.length; i++) h = Math.imul(h ^ video.charCodeAt(i), 0x01000193);
-  return `b${String((h >>> 0) % VIDEO_BUCKETS).padStart(2, '0')}`;
+  return `b${String((h >>> 0) % VIDEO_BUCKETS).padStart(3, '0')}`;
 }
 
 /** The partition a fact belongs to ('' for none: a country outside every region, a channel-level row). */
@@ -46,6 +46,7 @@ const GEO = ['country', 'subscribedStatus', 'liveOrOnDemand'] as const;
 
 /** The variants written for each channel, smallest first. `f` (the full day) is the source of all others. */
 export const VARIANTS: readonly CubeVariant[] = [
+  { name: 't', grain: [], periods: ['day'] },
   { name: 'd', grain: ['day'], periods: ['month'] },
   { name: 'g', grain: [...GEO], periods: ['day', 'month'] },
   { name: 'gd', grain: ['day', ...GEO], periods: ['month'] },
