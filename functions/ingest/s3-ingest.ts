@@ -9,9 +9,11 @@ import { logger } from '../_shared/logger';
 import { tableContext } from '../_shared/table';
 import { dynamoFactRepository } from '../core/reports/fact-repository';
 import { type IngestFile, ingestFiles } from '../core/reports/ingest/ingest-service';
+import { dynamoRateRepository } from '../core/reports/rate-repository';
 
 const s3 = new S3Client({});
 const facts = dynamoFactRepository(tableContext());
+const rates = dynamoRateRepository(tableContext());
 
 /** S3 event keys are URL-encoded, with '+' for spaces. */
 export const objectKey = (raw: string) => decodeURIComponent(raw.replace(/\+/g, ' '));
@@ -27,7 +29,7 @@ export const handler = async (event: S3Event) => {
       },
     };
   });
-  const summary = await ingestFiles(facts, files);
+  const summary = await ingestFiles(facts, files, { rates });
   for (const r of summary.rejected) logger.error('export file rejected', { file: r.file, reason: r.message });
   logger.info('ingested', { files: summary.files, loaded: summary.loaded, rows: summary.rows, days: summary.days });
   return summary;

@@ -5,6 +5,7 @@ import { tableContext } from '../_shared/table';
 import { dynamoDirectoryRepository } from '../core/directory/directory-repository';
 import { dynamoGroupRepository } from '../core/groups/group-repository';
 import { dynamoFactRepository, newReadStats } from '../core/reports/fact-repository';
+import { dynamoRateRepository } from '../core/reports/rate-repository';
 import { parseReportRequest } from '../core/reports/report-request';
 import { queryReport, type ReportDeps } from '../core/reports/report-service';
 
@@ -21,4 +22,5 @@ export const handler = makeHandler({
   directory: dynamoDirectoryRepository(table),
   groups: dynamoGroupRepository(table),
   facts: dynamoFactRepository(table),
+  rates: dynamoRateRepository(table),
 });

@@ -1,23 +1,26 @@
 /**
- * `npm run import -- <files or folders> [--type channel_basic_a3] [--channel UC…]` loads Reporting API daily
- * files (plain or gzip) into the local table that `npm start` uses, with a progress bar and a summary.
+ * `npm run import -- <files or folders> [--type REPORT_TYPE] [--channel UC…] [--content-owner ID]` loads Reporting
+ * API daily files of any report type (plain or gzip) into the local table that `npm start` uses, with a progress
+ * bar and a summary.
  * A malformed file is rejected whole (file, line, column); the others still load. Exit code 1 if any was rejected.
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { dynamoFactRepository } from '../../functions/core/reports/fact-repository';
-import type { ChannelBasicVersion } from '../../functions/core/reports/ingest/channel-basic-file';
+import { familyOfReportType } from '../../functions/core/reports/families';
 import { type IngestFile, ingestFiles } from '../../functions/core/reports/ingest/ingest-service';
+import { dynamoRateRepository } from '../../functions/core/reports/rate-repository';
 import { openLocalTable } from './local-table';
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
-  options: { type: { type: 'string' }, channel: { type: 'string' } },
+  options: { type: { type: 'string' }, channel: { type: 'string' }, 'content-owner': { type: 'string' } },
 });
-const TYPES = ['channel_basic_a1', 'channel_basic_a2', 'channel_basic_a3'];
-if (positionals.length === 0 || (values.type && !TYPES.includes(values.type))) {
-  console.error(`usage: npm run import -- <files or folders> [--type ${TYPES.join('|')}] [--channel UC…]`);
+if (positionals.length === 0 || (values.type && !familyOfReportType(values.type))) {
+  console.error(
+    'usage: npm run import -- <files or folders> [--type REPORT_TYPE (e.g. channel_basic_a3)] [--channel UC…] [--content-owner ID]',
+  );
   process.exit(2);
 }
 
@@ -39,13 +42,15 @@ const bar = (done: number, total: number) => {
   process.stderr.write(`\r[${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${done}/${total} files`);
 };
 const summary = await ingestFiles(dynamoFactRepository(table), files, {
-  ...(values.type ? { type: values.type as ChannelBasicVersion } : {}),
+  ...(values.type ? { type: values.type } : {}),
   ...(values.channel ? { channel: values.channel } : {}),
+  ...(values['content-owner'] ? { contentOwner: values['content-owner'] } : {}),
+  rates: dynamoRateRepository(table),
   onFile: (done, total) => bar(done, total),
 });
 process.stderr.write('\n');
 console.log(
-  `Imported ${summary.loaded} of ${summary.files} files: ${summary.rows} rows, ${summary.days} channel-days, ${summary.seconds.toFixed(1)} s`,
+  `Imported ${summary.loaded} of ${summary.files} files: ${summary.rows} rows, ${summary.days} owner-days, ${summary.seconds.toFixed(1)} s`,
 );
 for (const r of summary.rejected) console.error(`rejected ${r.message}`);
 await table.close();

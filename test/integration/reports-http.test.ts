@@ -192,11 +192,15 @@ describe('who may see what', () => {
     expectGoogleError(res, 403, 'PERMISSION_DENIED', 'forbidden');
   });
 
-  it('contentOwner==demo-co: bob (its manager) → 501 notImplemented; mallory and alice → 403', async () => {
-    const params = { ids: 'contentOwner==demo-co', ...DAVE_RANGE, metrics: 'views' };
-    expectGoogleError(await reports(await analytics('bob'), params), 501, 'UNIMPLEMENTED', 'notImplemented');
+  it('contentOwner==demo-co: bob (its manager) → 200; mallory and alice → 403; no entity filter → 400', async () => {
+    const params = { ids: 'contentOwner==demo-co', ...DAVE_RANGE, metrics: 'views', filters: 'claimedStatus==claimed' };
+    const res = await reports(await analytics('bob'), params);
+    expectOk(res);
+    expect((res.body as { rows: unknown[][] }).rows).toHaveLength(1);
     expectGoogleError(await reports(await analytics('mallory'), params), 403, 'PERMISSION_DENIED', 'forbidden');
     expectGoogleError(await reports(await analytics('alice'), params), 403, 'PERMISSION_DENIED', 'forbidden');
+    const { filters: _entity, ...unfiltered } = params;
+    expectGoogleError(await reports(await analytics('bob'), unfiltered), 400, 'INVALID_ARGUMENT', 'badRequest');
   });
 
   it('a token with only video-platform → 403 insufficientPermissions', async () => {

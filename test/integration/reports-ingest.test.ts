@@ -21,6 +21,7 @@ import { dynamoGroupRepository } from '../../functions/core/groups/group-reposit
 import { dynamoFactRepository, newReadStats } from '../../functions/core/reports/fact-repository';
 import { type IngestFile, type IngestOptions, ingestFiles } from '../../functions/core/reports/ingest/ingest-service';
 import { MEASURE_INDEX } from '../../functions/core/reports/metrics';
+import { dynamoRateRepository } from '../../functions/core/reports/rate-repository';
 import { parseReportRequest } from '../../functions/core/reports/report-request';
 import { queryReport, type ReportDeps } from '../../functions/core/reports/report-service';
 import { type DayExport, type GeneratorOptions, generateDays } from '../../infra/local/export-generator';
@@ -40,6 +41,7 @@ const deps: ReportDeps = {
   directory: dynamoDirectoryRepository(table),
   groups: dynamoGroupRepository(table),
   facts,
+  rates: dynamoRateRepository(table),
 };
 const tmpDirs: string[] = [];
 
@@ -140,7 +142,7 @@ async function ingestOk(files: readonly IngestFile[], options: IngestOptions = {
 
 async function report(channel: string, sub: string, params: Record<string, string>) {
   const req = parseReportRequest({ ids: `channel==${channel}`, ...params });
-  return queryReport(deps, { sub }, req, newReadStats());
+  return queryReport(deps, { sub, scopes: new Set(['video-analytics.readonly']) }, req, newReadStats());
 }
 
 /** A row of a report by its first cell (or the only row). */
@@ -617,7 +619,7 @@ describe('large days', () => {
       seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
       return seed / 2 ** 32;
     };
-    const bigRows = Array.from({ length: 15_000 }, (_, i) => [
+    const bigRows = Array.from({ length: 40_000 }, (_, i) => [
       '20260610',
       channel,
       `big${String(i).padStart(5, '0')}`,
@@ -661,7 +663,7 @@ describe('large days', () => {
       'D#2026-06-10',
       newReadStats(),
     );
-    expect(fullDay[0]?.cube.rows.length ?? 0, 'the full-day cube of 2026-06-10 after loading 2026-06-11').toBe(15_000);
+    expect(fullDay[0]?.cube.rows.length ?? 0, 'the full-day cube of 2026-06-10 after loading 2026-06-11').toBe(40_000);
     expect(await report(channel, sub, topOfDay)).toEqual(top1);
 
     await ingestOk([fileOf(channel, small('20260612'))]);
@@ -708,7 +710,7 @@ async function writeDays(channel: string, days: readonly DayExport[], gzipEvery 
   return root;
 }
 
-const SUMMARY = /^Imported (\d+) of (\d+) files: (\d+) rows, (\d+) channel-days, (\d+\.\d) s$/m;
+const SUMMARY = /^Imported (\d+) of (\d+) files: (\d+) rows, (\d+) owner-days, (\d+\.\d) s$/m;
 
 describe('the import CLI', () => {
   it('loads a folder (plain and gzip): exit code 0 and the summary line', async () => {

@@ -10,29 +10,39 @@ import {
   type FactRow,
   FULL_DAY,
   factsOfDay,
-  GRAIN_DIMS,
   partition,
   rollup,
   VARIANTS,
   VIDEO_BUCKETS,
   videoBucket,
 } from '../../functions/core/reports/cube';
-import { compareFacts } from '../../functions/core/reports/ingest/channel-basic-file';
+import { CHANNEL_BASIC, familyDims } from '../../functions/core/reports/families';
+import { factOrder } from '../../functions/core/reports/ingest/report-file';
 import { emptySums, MEASURE_INDEX, MEASURES, type Measure, type Value } from '../../functions/core/reports/metrics';
 
-/** A fact with the given measures set (all others null). */
-function fact(key: Partial<Omit<FactRow, 'sums'>>, measures: Partial<Record<Measure, Value>> = {}): FactRow {
+const compareFacts = factOrder(CHANNEL_BASIC);
+
+interface FactKey {
+  day?: string;
+  video?: string;
+  country?: string;
+  subscribedStatus?: string;
+  liveOrOnDemand?: string;
+}
+
+/** A channel_basic fact with the given measures set (all others null). */
+function fact(key: FactKey, measures: Partial<Record<Measure, Value>> = {}): FactRow {
   const sums = emptySums();
   for (const [m, v] of Object.entries(measures)) sums[MEASURE_INDEX[m as Measure]] = v as Value;
-  return {
+  const { day, ...dims } = {
     day: '2026-03-05',
     video: 'v1',
     country: 'US',
     subscribedStatus: 'SUBSCRIBED',
     liveOrOnDemand: 'ON_DEMAND',
     ...key,
-    sums,
   };
+  return { day, dims, sums };
 }
 
 /** null for unknown, whether stored as null or (in a numeric view) as NaN. */
@@ -112,7 +122,7 @@ describe('rollup', () => {
   });
 
   it('every variant grain is made of grain dimensions', () => {
-    for (const v of VARIANTS) for (const d of v.grain) expect(GRAIN_DIMS).toContain(d);
+    for (const v of VARIANTS) for (const d of v.grain) expect(['day', ...familyDims(CHANNEL_BASIC)]).toContain(d);
     expect(FULL_DAY.name).toBe('f');
     expect(FULL_DAY.periods).toEqual(['day']);
   });
@@ -227,13 +237,13 @@ describe('partition', () => {
     expect(parts.size).toBeLessThanOrEqual(VIDEO_BUCKETS);
     const bucketOf = new Map<string, string>();
     for (const [bucket, facts] of parts) {
-      expect(bucket).toBe(videoBucket(facts[0]?.video as string));
+      expect(bucket).toBe(videoBucket(facts[0]?.dims.video as string));
       for (const f of facts) {
-        expect(bucketOf.get(f.video) ?? bucket, f.video).toBe(bucket);
-        bucketOf.set(f.video, bucket);
+        expect(bucketOf.get(f.dims.video as string) ?? bucket, f.dims.video).toBe(bucket);
+        bucketOf.set(f.dims.video as string, bucket);
       }
       // order kept
-      expect(facts).toEqual(many.filter((f) => videoBucket(f.video) === bucket));
+      expect(facts).toEqual(many.filter((f) => videoBucket(f.dims.video as string) === bucket));
     }
     expect(bucketOf.size).toBe(100);
     expect(videoBucket('abc')).toBe(videoBucket('abc'));
@@ -263,7 +273,7 @@ describe('factsOfDay', () => {
     const day = FACTS.filter((f) => f.day === '2026-03-05');
     const cube = rollup(day, FULL_DAY.grain);
     const sorted = [...day].sort(compareFacts);
-    expect(sorted.map((f) => f.video)).toEqual(['', 'v1', 'v1', 'v2']);
+    expect(sorted.map((f) => f.dims.video)).toEqual(['', 'v1', 'v1', 'v2']);
     expect(plainFacts(factsOfDay('2026-03-05', cube))).toEqual(plainFacts(sorted));
     expect(plainFacts(factsOfDay('2026-03-05', decodeCube(encodeCube(cube))))).toEqual(plainFacts(sorted));
   });

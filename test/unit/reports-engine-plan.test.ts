@@ -20,10 +20,11 @@ import {
   type PeriodCube,
   type ReadStats,
 } from '../../functions/core/reports/fact-repository';
+import { CHANNEL_BASIC } from '../../functions/core/reports/families';
 import { countriesIn } from '../../functions/core/reports/geo';
 import type { MetricName } from '../../functions/core/reports/metrics';
+import { matchReport } from '../../functions/core/reports/report-matcher';
 import type { Filter, ReportRequest, SortKey } from '../../functions/core/reports/report-request';
-import { matchReport } from '../../functions/core/reports/report-service';
 
 const DAY_MS = 86_400_000;
 const toMs = (day: string) => Date.parse(`${day}T00:00:00Z`);
@@ -130,8 +131,8 @@ describe('splitRange', () => {
 // ---------------------------------------------------------------------------------------------------------------
 
 const query = (q: Partial<CubeQuery> = {}): CubeQuery => ({
-  family: 'CB',
-  channel: 'UCplan',
+  family: CHANNEL_BASIC,
+  owner: 'UCplan',
   startDate: '2026-03-01',
   endDate: '2026-04-30',
   dimensions: [],
@@ -261,14 +262,17 @@ describe('chooseVariant', () => {
       [[{ name: 'subContinent', values: ['155'] }], geo('subContinent', '155')],
       [[{ name: 'video', values: ['v0001'] }], { video: new Set(['v0001']) }],
       [[{ name: 'video', values: [...videos(30)] }], { video: videos(30) }],
-      [[{ name: 'subscribedStatus', values: ['SUBSCRIBED'] }], { subscribedStatus: 'SUBSCRIBED' }],
-      [[{ name: 'liveOrOnDemand', values: ['LIVE'] }], { liveOrOnDemand: 'LIVE' }],
+      [
+        [{ name: 'subscribedStatus', values: ['SUBSCRIBED'] }],
+        { values: { subscribedStatus: new Set(['SUBSCRIBED']) } },
+      ],
+      [[{ name: 'liveOrOnDemand', values: ['LIVE'] }], { values: { liveOrOnDemand: new Set(['LIVE']) } }],
       [
         [
           { name: 'subscribedStatus', values: ['SUBSCRIBED'] },
           { name: 'liveOrOnDemand', values: ['LIVE'] },
         ],
-        { subscribedStatus: 'SUBSCRIBED', liveOrOnDemand: 'LIVE' },
+        { values: { subscribedStatus: new Set(['SUBSCRIBED']), liveOrOnDemand: new Set(['LIVE']) } },
       ],
       [
         [
@@ -311,8 +315,8 @@ describe('chooseVariant', () => {
           const has = new Set<string>([...variant.grain, ...carried]);
           if (period === 'day') has.add('day');
           for (const d of dimensions) if (d !== 'month') expect(has.has(d), `${label}: ${d}`).toBe(true);
-          for (const f of Object.keys(filters)) {
-            if (f !== 'region') expect(has.has(f), `${label}: filter ${f}`).toBe(true);
+          for (const f of [...Object.keys(filters), ...Object.keys(filters.values ?? {})]) {
+            if (f !== 'region' && f !== 'values') expect(has.has(f), `${label}: filter ${f}`).toBe(true);
           }
           if (!variant.partitionBy) expect(partitions, label).toEqual([undefined]);
           // single days are never partitioned: the engine reads one item per edge day
@@ -391,7 +395,7 @@ describe('item-count targets', () => {
     ['day, country filter', { dimensions: ['day'], filters: geo('country', 'US') }],
     ['month, continent filter', { dimensions: ['month'], filters: geo('continent', '150') }],
     ['no dimensions, subContinent filter', { filters: geo('subContinent', '155') }],
-    ['day, liveOrOnDemand filter', { dimensions: ['day'], filters: { liveOrOnDemand: 'LIVE' } }],
+    ['day, liveOrOnDemand filter', { dimensions: ['day'], filters: { values: { liveOrOnDemand: new Set(['LIVE']) } } }],
   ];
 
   it.each(channelLevel)('channel level (%s): ≤ 2 items per month + 1 per edge day', async (_name, q) => {

@@ -1,18 +1,15 @@
 /**
- * Reading Reporting API `channel_basic` files (functions/core/reports/ingest/{csv,channel-basic-file}.ts):
+ * Reading Reporting API `channel_basic` files (functions/core/reports/ingest/{csv,report-file}.ts, families.ts):
  * RFC 4180 CSV with line numbers, gzip, columns matched by header name, missing metric columns null (not 0),
  * and whole-file rejection naming file, line and column (reporting-api.md §1.2–1.4, §2.1, §3, §4).
  */
 import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import type { FactRow } from '../../functions/core/reports/cube';
-import {
-  detectChannelBasic,
-  type ParsedDayFile,
-  readChannelBasic,
-} from '../../functions/core/reports/ingest/channel-basic-file';
+import { CHANNEL_BASIC, detectFamily, familyMeasures } from '../../functions/core/reports/families';
 import { CsvError, decodeText, isGzip, parseCsv } from '../../functions/core/reports/ingest/csv';
-import { MEASURE_INDEX, MEASURES, type Measure } from '../../functions/core/reports/metrics';
+import { type ParsedDayFile, readReportFile } from '../../functions/core/reports/ingest/report-file';
+import { MEASURE_INDEX, type Measure } from '../../functions/core/reports/metrics';
 import { metricColumns, reportColumns } from '../../infra/local/export-generator';
 
 const FILE = 'UCparse/channel_basic_a3/20260305.csv';
@@ -28,7 +25,11 @@ function csvError(fn: () => unknown): CsvError {
   throw new Error('expected a CsvError, nothing was thrown');
 }
 
-const read = (text: string, file = FILE): ParsedDayFile => readChannelBasic(file, parseCsv(file, text));
+const read = (text: string, file = FILE): ParsedDayFile => readReportFile(file, parseCsv(file, text));
+const detectChannelBasic = (header: readonly string[]) => {
+  const found = detectFamily(header)?.reportType;
+  return found?.startsWith('channel_basic_') ? found : undefined;
+};
 
 /** A CSV text from rows of cells (no quoting needed for the values used here). */
 const csv = (rows: readonly (readonly string[])[], eol = '\n') => `${rows.map((r) => r.join(',')).join(eol)}${eol}`;
@@ -49,7 +50,7 @@ const dims = (overrides: Record<string, string> = {}) => ({
 });
 
 const sumOf = (fact: FactRow | undefined, m: Measure) => fact?.sums[MEASURE_INDEX[m]];
-const onlyFacts = (p: ParsedDayFile) => [...p.byChannel.values()].flat();
+const onlyFacts = (p: ParsedDayFile) => [...p.byOwner.values()].flat();
 
 describe('parseCsv', () => {
   it('reads quoted fields with commas, escaped quotes and line breaks, numbering lines from the header', () => {
@@ -118,7 +119,7 @@ describe('decodeText', () => {
   });
 });
 
-describe('detectChannelBasic', () => {
+describe('detectFamily (channel_basic)', () => {
   it('tells the three versions apart by their metric columns', () => {
     expect(detectChannelBasic(reportColumns('a3'))).toBe('channel_basic_a3');
     expect(detectChannelBasic(reportColumns('a2'))).toBe('channel_basic_a2');
@@ -150,7 +151,7 @@ describe('detectChannelBasic', () => {
   });
 });
 
-describe('readChannelBasic: values', () => {
+describe('readReportFile (channel_basic): values', () => {
   const a3 = reportColumns('a3');
 
   it('columns in any order give identical facts', () => {
@@ -180,23 +181,20 @@ describe('readChannelBasic: values', () => {
     ];
     for (const header of [reversed, shuffled]) {
       const other = read(csv(rowsFor(header)));
-      expect(other.byChannel).toEqual(reference.byChannel);
+      expect(other.byOwner).toEqual(reference.byOwner);
       expect(other.day).toBe('2026-03-05');
       expect(other.reportType).toBe('channel_basic_a3');
     }
     // the facts are sorted by (video, country, subscribedStatus, liveOrOnDemand), not by file order
-    expect(onlyFacts(reference).map((f) => f.video)).toEqual(['', 'vid00000001', 'vid00000002']);
+    expect(onlyFacts(reference).map((f) => f.dims.video)).toEqual(['', 'vid00000001', 'vid00000002']);
   });
 
   it('maps values to Analytics API dimension values', () => {
     const p = read(csv([a3, row(a3, dims({ country_code: 'de', live_or_on_demand: 'LIVE' }), { views: '1' })]));
-    expect(p.byChannel.get('UCparse')).toEqual([
+    expect(p.byOwner.get('UCparse')).toEqual([
       expect.objectContaining({
         day: '2026-03-05',
-        video: 'vid00000001',
-        country: 'DE',
-        subscribedStatus: 'SUBSCRIBED',
-        liveOrOnDemand: 'LIVE',
+        dims: { video: 'vid00000001', country: 'DE', subscribedStatus: 'SUBSCRIBED', liveOrOnDemand: 'LIVE' },
       }),
     ]);
     expect(p.rows).toBe(1);
@@ -208,7 +206,7 @@ describe('readChannelBasic: values', () => {
     ['subscribed', 'SUBSCRIBED'],
   ])('subscribed_status %s → %s', (raw, expected) => {
     const p = read(csv([a3, row(a3, dims({ subscribed_status: raw }))]));
-    expect(onlyFacts(p)[0]?.subscribedStatus).toBe(expected);
+    expect(onlyFacts(p)[0]?.dims.subscribedStatus).toBe(expected);
   });
 
   it.each([
@@ -217,7 +215,7 @@ describe('readChannelBasic: values', () => {
     ['live', 'LIVE'],
   ])('live_or_on_demand %s → %s', (raw, expected) => {
     const p = read(csv([a3, row(a3, dims({ live_or_on_demand: raw }))]));
-    expect(onlyFacts(p)[0]?.liveOrOnDemand).toBe(expected);
+    expect(onlyFacts(p)[0]?.dims.liveOrOnDemand).toBe(expected);
   });
 
   it('an a2 file: engagedViews is null (not 0) while views and redViews are set', () => {
@@ -245,7 +243,7 @@ describe('readChannelBasic: values', () => {
   });
 
   it('a forced type overrides the detected one', () => {
-    const p = readChannelBasic(FILE, parseCsv(FILE, csv([a3, row(a3, dims())])), 'channel_basic_a2');
+    const p = readReportFile(FILE, parseCsv(FILE, csv([a3, row(a3, dims())])), { type: 'channel_basic_a2' });
     expect(p.reportType).toBe('channel_basic_a2');
   });
 
@@ -269,7 +267,7 @@ describe('readChannelBasic: values', () => {
         row(a3, dims({ video_id: 'v3' }), { views: '3', average_view_duration_percentage: '' }),
       ]),
     );
-    const byVideo = new Map(onlyFacts(p).map((f) => [f.video, f]));
+    const byVideo = new Map(onlyFacts(p).map((f) => [f.dims.video, f]));
     expect(sumOf(byVideo.get('vid00000001'), 'viewPercentageWeighted')).toBe(97.26 * 40);
     expect(sumOf(byVideo.get('v2'), 'viewPercentageWeighted')).toBe(112.5 * 3);
     // an empty percentage: unknown weight, while the views still count
@@ -289,13 +287,13 @@ describe('readChannelBasic: values', () => {
       const p = read(csv([reportColumns(version)]));
       expect(p.day).toBeUndefined();
       expect(p.rows).toBe(0);
-      expect(p.byChannel.size).toBe(0);
+      expect(p.byOwner.size).toBe(0);
     }
   });
 
   it('rows of several channels are kept apart', () => {
     const p = read(csv([a3, row(a3, dims()), row(a3, dims({ channel_id: 'UCother' }))]));
-    expect([...p.byChannel.keys()].sort()).toEqual(['UCother', 'UCparse']);
+    expect([...p.byOwner.keys()].sort()).toEqual(['UCother', 'UCparse']);
   });
 
   it('metric columns of every version are all read', () => {
@@ -303,11 +301,11 @@ describe('readChannelBasic: values', () => {
     const header = reportColumns('a3');
     const values = Object.fromEntries(metricColumns('a3').map((c, i) => [c, String(i + 1)]));
     const f = onlyFacts(read(csv([header, row(header, dims(), values)])))[0];
-    for (const m of MEASURES) expect(sumOf(f, m), m).not.toBeNull();
+    for (const m of familyMeasures(CHANNEL_BASIC)) expect(sumOf(f, m), m).not.toBeNull();
   });
 });
 
-describe('readChannelBasic: rejections name file, line and column', () => {
+describe('readReportFile (channel_basic): rejections name file, line and column', () => {
   const a3 = reportColumns('a3');
   const lines = (...bad: Record<string, string>[][]) =>
     csv([

@@ -7,8 +7,9 @@ import { describe, expect, it } from 'vitest';
 import { toErrorResult } from '../../functions/_shared/http-errors';
 import { DomainError } from '../../functions/core/errors';
 import { newReadStats } from '../../functions/core/reports/fact-repository';
+import { matchReport } from '../../functions/core/reports/report-matcher';
 import { parseReportRequest, type ReportRequest } from '../../functions/core/reports/report-request';
-import { matchReport, queryReport, type ReportDeps } from '../../functions/core/reports/report-service';
+import { queryReport, type ReportDeps } from '../../functions/core/reports/report-service';
 
 const NOT_SUPPORTED =
   'The query is not supported. Check the documentation at https://developers.google.com/youtube/analytics/v2/available_reports for a list of supported queries.';
@@ -383,8 +384,8 @@ describe('matchReport: the supported channel reports', () => {
     ['day and month together', { dimensions: 'day,month' }],
     ['country dimension with a country filter', { dimensions: 'country', filters: 'country==US' }],
     ['a video and a group filter together', { filters: 'video==a;group==g' }],
-    ['a province filter (US reports are not in this release)', { filters: 'province==US-CA' }],
-    ['estimatedRevenue (monetary)', { metrics: 'estimatedRevenue' }],
+    ['a province dimension without country==US', { dimensions: 'province' }],
+    ['a retention metric (audienceWatchRatio) without elapsedVideoTimeRatio', { metrics: 'audienceWatchRatio' }],
   ];
   it.each(unsupported)('%s → "The query is not supported…"', (_name, params) => {
     const err = caught(() => matchReport(parse(params)));
@@ -396,13 +397,34 @@ describe('queryReport: checks made before any data is read', () => {
   // No repository is touched by these: a call to one would fail with a TypeError, not a DomainError.
   const noDeps = {} as ReportDeps;
   const run = (params: Record<string, string>) =>
-    caughtAsync(() => queryReport(noDeps, { sub: 'nobody' }, parse(params), newReadStats()));
+    caughtAsync(() =>
+      queryReport(
+        noDeps,
+        { sub: 'nobody', scopes: new Set(['video-analytics.readonly']) },
+        parse(params),
+        newReadStats(),
+      ),
+    );
 
-  it('a monetary metric is not supported in this release', async () => {
+  it('a monetary metric without the monetary scope → 403 forbidden naming the metric', async () => {
     const err = await run({ metrics: 'views,estimatedRevenue' });
+    expect(err.kind).toBe('permission_denied');
+    expect(err.reason).toBe('forbidden');
+    expect(err.message).toContain('estimatedRevenue');
+    expect(err.message).toContain('video-analytics-monetary.readonly');
+  });
+
+  it('channel revenue with the monetary scope → not supported: no channel export carries it', async () => {
+    const err = await caughtAsync(() =>
+      queryReport(
+        noDeps,
+        { sub: 'nobody', scopes: new Set(['video-analytics-monetary.readonly']) },
+        parse({ metrics: 'views,estimatedRevenue' }),
+        newReadStats(),
+      ),
+    );
     expectBadRequest(err, NOT_SUPPORTED);
     expect(err.message).toContain('estimatedRevenue');
-    expect(err.message).toContain('this release');
   });
 
   it('maxResults 201 on #26 → 400 naming maxResults', async () => {

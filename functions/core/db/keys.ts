@@ -8,6 +8,8 @@
  * | D2 | A directory entry: channel, video, playlist, asset,     | GetItem; ConditionCheck in group-item       | pk <KIND>#<id> (CHANNEL, VIDEO, PLAYLIST, ASSET, CONTENT_OWNER),       |
  * |    | content owner, with the acting owners that may group it | transactions (`contains(owners, :actor)`)   |    sk DIR; attribute `owners` = string set of acting-owner keys        |
  * | D3 | The videos / playlists of a channel                     | Query gsi1 = CHANNEL#<id>#RESOURCES         | gsi1pk CHANNEL#<id>#RESOURCES, gsi1sk <KIND>#<id>                     |
+ * | D4 | The channels linked to a content owner, with the day | Query pk = CONTENT_OWNER#<id>,              | pk CONTENT_OWNER#<id>, sk LINK#CHANNEL#<channelId>; attr linkedSince  |
+ * |    | each link began (content-owner reports)                 |    begins_with(sk, LINK#CHANNEL#)           |                                                                       |
  * | P1 | A property (Analytics Admin)                             | GetItem                                     | pk PROPERTY#<id>, sk PROPERTY                                         |
  * | P2 | An analytics account                                    | GetItem                                     | pk ACCOUNT#<id>, sk ACCOUNT                                           |
  * | G1 | One group of an acting owner                            | GetItem (consistent)                        | pk OWNER#<actor>, sk GROUP#<groupId>                                  |
@@ -16,6 +18,8 @@
  * | F1 | One fact cube variant of a channel over a range of days | Query pk, sk BETWEEN (contiguous range)     | pk FACT#<family>#<channel>#<variant>[#<partition>],                   |
  * |    | or months (reports.query)                               |                                             |    sk D#<yyyy-mm-dd> / M#<yyyy-mm> [#<chunk> for oversized cubes]     |
  * | F2 | What a loaded month holds (days, partitions) for ingest | GetItem                                     | pk FACT#<family>#<channel>#MANIFEST, sk M#<yyyy-mm>                   |
+ * | X1 | Exchange rates of a currency over a range of days, and  | Query pk, sk BETWEEN; Query sk <= first day | pk FX#<currency>, sk D#<yyyy-mm-dd>; attribute `rate` (units per USD) |
+ * |    | the latest rate before the range (currency=)            |    (descending, Limit 1)                    |                                                                       |
  *
  * Acting-owner keys (`actor`): `channel:<channelId>`, `contentOwner:<id>`, or `user:<sub>` for a caller that owns
  * no channel. Groups live in their owner's partition, so one owner can never address another owner's group: a
@@ -40,6 +44,11 @@ export const keys = {
   userReads: (sub: string, resourceName: string): TableKey => ({ pk: `USER#${sub}`, sk: `READS#${resourceName}` }),
 
   directoryEntry: (kind: DirectoryKind, id: string): TableKey => ({ pk: `${kind}#${id}`, sk: 'DIR' }),
+  contentOwnerLink: (contentOwnerId: string, channelId: string): TableKey => ({
+    pk: `CONTENT_OWNER#${contentOwnerId}`,
+    sk: `LINK#CHANNEL#${channelId}`,
+  }),
+  contentOwnerLinkPrefix: 'LINK#CHANNEL#',
   channelResourcesGsi: (channelId: string, kind: DirectoryKind, id: string) => ({
     gsi1pk: `CHANNEL#${channelId}#RESOURCES`,
     gsi1sk: `${kind}#${id}`,
@@ -60,6 +69,8 @@ export const keys = {
     pk: `FACT#${family}#${channel}#MANIFEST`,
     sk: `M#${month}`,
   }),
+  fxPartition: (currency: string) => `FX#${currency}`,
+  fxRate: (currency: string, day: string): TableKey => ({ pk: `FX#${currency}`, sk: `D#${day}` }),
   groupItem: (actor: string, groupId: string, kind: DirectoryKind, resourceId: string): TableKey => ({
     pk: `OWNER#${actor}`,
     sk: `ITEM#${groupId}#${kind}#${resourceId}`,

@@ -122,6 +122,11 @@ export async function loadDirectory(ctx: TableContext, world: DirectoryWorld): P
     }
     for (const r of u.reads ?? []) tasks.push(() => guardedPut(ctx, { ...keys.userReads(u.sub, r), entity: 'Grant' }));
   }
+  for (const co of world.contentOwners) {
+    for (const l of co.linkedChannels ?? []) {
+      tasks.push(() => guardedPut(ctx, { ...keys.contentOwnerLink(co.id, l.channelId), entity: 'ChannelLink', ...l }));
+    }
+  }
   for (const a of world.accounts) {
     tasks.push(() => guardedPut(ctx, { ...keys.account(a.id), entity: 'Account', name: `accounts/${a.id}`, ...a }));
   }

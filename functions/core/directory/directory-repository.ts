@@ -1,14 +1,14 @@
 /** DynamoDB adapter for the directory (access pattern D1 in core/db/keys.ts). */
 import { type DynamoDBDocumentClient, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { keys } from '../db/keys';
-import type { DirectoryRepository, Profile } from './directory';
+import type { ChannelLink, ChannelLinks, DirectoryRepository, Profile } from './directory';
 
 export interface TableContext {
   readonly db: DynamoDBDocumentClient;
   readonly tableName: string;
 }
 
-export const dynamoDirectoryRepository = ({ db, tableName }: TableContext): DirectoryRepository => ({
+export const dynamoDirectoryRepository = ({ db, tableName }: TableContext): DirectoryRepository & ChannelLinks => ({
   async profile(sub) {
     const channels: string[] = [];
     const contentOwners: string[] = [];
@@ -34,5 +34,28 @@ export const dynamoDirectoryRepository = ({ db, tableName }: TableContext): Dire
       ExclusiveStartKey = out.LastEvaluatedKey;
     } while (ExclusiveStartKey);
     return { sub, channels, contentOwners, reads } satisfies Profile;
+  },
+
+  async linkedChannels(contentOwnerId) {
+    const links: ChannelLink[] = [];
+    let ExclusiveStartKey: Record<string, unknown> | undefined;
+    do {
+      const out = await db.send(
+        new QueryCommand({
+          TableName: tableName,
+          KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+          ExpressionAttributeValues: {
+            ':pk': keys.contentOwnerLink(contentOwnerId, '').pk,
+            ':prefix': keys.contentOwnerLinkPrefix,
+          },
+          ExclusiveStartKey,
+        }),
+      );
+      for (const item of out.Items ?? []) {
+        links.push({ channelId: String(item.channelId), linkedSince: String(item.linkedSince) });
+      }
+      ExclusiveStartKey = out.LastEvaluatedKey;
+    } while (ExclusiveStartKey);
+    return links;
   },
 });

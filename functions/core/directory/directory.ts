@@ -10,8 +10,19 @@ export interface Profile {
   readonly reads: ReadonlySet<string>;
 }
 
+/** A channel linked to a content owner, and the day (YYYY-MM-DD) the link began. */
+export interface ChannelLink {
+  readonly channelId: string;
+  readonly linkedSince: string;
+}
+
 export interface DirectoryRepository {
   profile(sub: string): Promise<Profile>;
+}
+
+/** Which channels a content owner's reports cover, and since when (content-owner reports only). */
+export interface ChannelLinks {
+  linkedChannels(contentOwnerId: string): Promise<ChannelLink[]>;
 }
 
 /** The kinds of resource a group can hold, as the wire names them. */

@@ -5,12 +5,12 @@
  * variants, per partition value (one video, one country). The planner picks the cheapest variant that can answer.
  */
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
+import { type FamilyDef, familyDims } from './families';
 import { COUNTRY_REGIONS } from './geo';
 import { addInto, emptySums, MEASURES, type StoredSums, type Sums } from './metrics';
 
-/** The dimensions facts are kept at (the finest grain of the channel-basic export). */
-export const GRAIN_DIMS = ['day', 'video', 'country', 'subscribedStatus', 'liveOrOnDemand'] as const;
-export type GrainDim = (typeof GRAIN_DIMS)[number];
+/** A dimension facts are keyed by: an Analytics dimension name such as `video` or `insightTrafficSourceType`. */
+export type GrainDim = string;
 
 /** How a partitioned variant splits a period: one item per geographic region, or per bucket of videos. */
 export type PartitionKind = 'continent' | 'subContinent' | 'country' | 'videoBucket';
@@ -37,14 +37,16 @@ export function videoBucket(video: string): string {
 
 /** The partition a fact belongs to ('' for none: a country outside every region, a channel-level row). */
 export function partitionValue(kind: PartitionKind, f: FactRow): string {
-  if (kind === 'videoBucket') return f.video === '' ? '' : videoBucket(f.video);
-  if (kind === 'country') return f.country;
-  return COUNTRY_REGIONS[f.country]?.[kind] ?? '';
+  const video = f.dims.video ?? '';
+  if (kind === 'videoBucket') return video === '' ? '' : videoBucket(video);
+  const country = f.dims.country ?? '';
+  if (kind === 'country') return country;
+  return COUNTRY_REGIONS[country]?.[kind] ?? '';
 }
 
 const GEO = ['country', 'subscribedStatus', 'liveOrOnDemand'] as const;
 
-/** The variants written for each channel, smallest first. `f` (the full day) is the source of all others. */
+/** The channel_basic variants, smallest first. `f` (the full day) is the source of all others. */
 export const VARIANTS: readonly CubeVariant[] = [
   { name: 't', grain: [], periods: ['day'] },
   { name: 'd', grain: ['day'], periods: ['month'] },
@@ -55,11 +57,46 @@ export const VARIANTS: readonly CubeVariant[] = [
   { name: 'vk', grain: ['video'], partitionBy: 'continent', periods: ['month'] },
   { name: 'vs', grain: ['video'], partitionBy: 'subContinent', periods: ['month'] },
   { name: 'vn', grain: ['video'], partitionBy: 'country', periods: ['month'] },
+  // Top videos by subscribed status or live/on-demand, over a month.
+  { name: 'vg', grain: ['video', ...GEO], periods: ['month'] },
   { name: 'vb', grain: ['video', 'day', ...GEO], partitionBy: 'videoBucket', periods: ['month'] },
   { name: 'f', grain: ['video', ...GEO], periods: ['day'] },
 ];
 
 export const FULL_DAY: CubeVariant = VARIANTS.find((v) => v.name === 'f') as CubeVariant;
+
+const variantCache = new Map<string, readonly CubeVariant[]>();
+
+/**
+ * The variants written for a family. channel_basic keeps its tuned set; every other family gets the same shapes
+ * over its own dimensions: totals, by day, by its slicing dimensions (`g`), by video, by video and slices, per
+ * bucket of videos with days, and the full day. Content-owner families keep `channel` in every grain, so data of a
+ * channel from before it was linked can always be told apart.
+ */
+export function variantsOf(family: FamilyDef): readonly CubeVariant[] {
+  if (family.code === 'CB') return VARIANTS;
+  const cached = variantCache.get(family.code);
+  if (cached) return cached;
+  const dims = familyDims(family);
+  const pre = dims.includes('channel') ? ['channel'] : [];
+  const slices = dims.filter((d) => d !== 'video' && d !== 'channel');
+  const variants: CubeVariant[] = [
+    { name: 't', grain: pre, periods: ['day'] },
+    { name: 'd', grain: [...pre, 'day'], periods: ['month'] },
+    { name: 'g', grain: [...pre, ...slices], periods: ['day', 'month'] },
+    { name: 'gd', grain: [...pre, 'day', ...slices], periods: ['month'] },
+    { name: 'v', grain: [...pre, 'video'], periods: ['day', 'month'] },
+    { name: 'vg', grain: [...pre, 'video', ...slices], periods: ['month'] },
+    { name: 'vb', grain: [...pre, 'video', 'day', ...slices], partitionBy: 'videoBucket', periods: ['month'] },
+    { name: 'f', grain: [...pre, 'video', ...slices], periods: ['day'] },
+  ];
+  variantCache.set(family.code, variants);
+  return variants;
+}
+
+/** The full-day variant of a family: the source of all others, and what a reload reads back. */
+export const fullDayOf = (family: FamilyDef): CubeVariant =>
+  variantsOf(family).find((v) => v.name === 'f') as CubeVariant;
 
 /** One row of a cube: grain values in the variant's grain order, and the measure sums. */
 export interface CubeRow {
@@ -72,13 +109,10 @@ export interface Cube {
   readonly rows: readonly CubeRow[];
 }
 
-/** A fact at the finest grain: one (day, video, country, subscribedStatus, liveOrOnDemand). */
+/** A fact at the finest grain of its family: one day and one value of each of the family's dimensions. */
 export interface FactRow {
   readonly day: string;
-  readonly video: string;
-  readonly country: string;
-  readonly subscribedStatus: string;
-  readonly liveOrOnDemand: string;
+  readonly dims: Readonly<Record<string, string>>;
   readonly sums: StoredSums;
 }
 
@@ -98,7 +132,7 @@ const compareKeys = (a: readonly string[], b: readonly string[]) => {
 export function rollup(facts: Iterable<FactRow>, grain: readonly GrainDim[]): Cube {
   const byKey = new Map<string, { key: string[]; sums: Sums }>();
   for (const f of facts) {
-    const key = grain.map((d) => f[d]);
+    const key = grain.map((d) => (d === 'day' ? f.day : (f.dims[d] ?? '')));
     const id = key.join('\u0000');
     let row = byKey.get(id);
     if (!row) {
@@ -130,13 +164,18 @@ export function partition(facts: readonly FactRow[], kind: PartitionKind): Map<s
  */
 export function encodeCube(cube: Cube): Uint8Array {
   const keys = Buffer.from(cube.rows.map((r) => r.key.join(SEP)).join(SEP), 'utf8');
-  const head = Buffer.from(JSON.stringify({ g: cube.grain, m: MEASURES, n: cube.rows.length, k: keys.length }));
-  const values = new Float64Array(cube.rows.length * MEASURES.length);
+  // Only the measures some row has: a family's cubes carry its own measures, not every family's.
+  const stored = MEASURES.map((_, j) => j).filter((j) =>
+    cube.rows.some((r) => r.sums[j] !== null && r.sums[j] !== undefined && !Number.isNaN(r.sums[j])),
+  );
+  const names = stored.map((j) => MEASURES[j]);
+  const head = Buffer.from(JSON.stringify({ g: cube.grain, m: names, n: cube.rows.length, k: keys.length }));
+  const values = new Float64Array(cube.rows.length * stored.length);
   cube.rows.forEach((r, i) => {
-    for (let j = 0; j < MEASURES.length; j++) {
+    stored.forEach((j, at) => {
       const v = r.sums[j];
-      values[i * MEASURES.length + j] = v === null || v === undefined ? Number.NaN : v;
-    }
+      values[i * stored.length + at] = v === null || v === undefined ? Number.NaN : v;
+    });
   });
   const prefix = Buffer.alloc(4);
   prefix.writeUInt32LE(head.length);
@@ -185,14 +224,9 @@ export function decodeCube(bytes: Uint8Array): Cube {
 
 /** Facts back from a full-day (`f`) cube of `day`. */
 export function factsOfDay(day: string, cube: Cube): FactRow[] {
-  const at = (name: GrainDim) => cube.grain.indexOf(name);
-  const [iv, ic, is, il] = [at('video'), at('country'), at('subscribedStatus'), at('liveOrOnDemand')];
   return cube.rows.map((r) => ({
     day,
-    video: r.key[iv] as string,
-    country: r.key[ic] as string,
-    subscribedStatus: r.key[is] as string,
-    liveOrOnDemand: r.key[il] as string,
+    dims: Object.fromEntries(cube.grain.map((d, i) => [d, r.key[i] as string])),
     sums: r.sums,
   }));
 }

@@ -3,26 +3,42 @@
  * planner picks the cheapest cube variant that holds every dimension the query groups or filters by, so a
  * channel-level report reads one item per month and one per edge day whatever the number of videos.
  */
-import { type CubeVariant, type GrainDim, VARIANTS, VIDEO_BUCKETS, videoBucket } from './cube';
+import { type CubeVariant, type GrainDim, VIDEO_BUCKETS, variantsOf, videoBucket } from './cube';
 import type { CubeAddress, FactRepository, PeriodCube, ReadStats } from './fact-repository';
+import type { FamilyDef } from './families';
 import {
   addInto,
   emptySums,
   MEASURE_INDEX,
   MEASURES,
   METRICS,
+  type Measure,
   type MetricName,
+  MONEY_MEASURES,
   measuresFor,
   type Sums,
   type Value,
 } from './metrics';
 import type { SortKey } from './report-request';
 
-export type QueryDim = 'day' | 'month' | 'video' | 'country' | 'subscribedStatus' | 'liveOrOnDemand';
+/** A query dimension: `day`, `month`, or a dimension of the family's facts. */
+export type QueryDim = string;
+
+/** Some of a query's metrics, answered from one family's facts. */
+export interface MetricSource {
+  readonly family: FamilyDef;
+  readonly metrics: readonly MetricName[];
+}
 
 export interface CubeQuery {
-  readonly family: string;
-  readonly channel: string;
+  readonly family: FamilyDef;
+  /**
+   * When metrics come from several families (a content owner's views and revenue): each family answers its own
+   * metrics and the rows are joined on their dimension values. Numbers are never added across families.
+   */
+  readonly sources?: readonly MetricSource[];
+  /** Whose facts: the channel of a channel report, the content owner of a content-owner report. */
+  readonly owner: string;
   readonly startDate: string;
   readonly endDate: string;
   readonly dimensions: readonly QueryDim[];
@@ -31,10 +47,17 @@ export interface CubeQuery {
     readonly country?: ReadonlySet<string>;
     /** The geographic filter as given (it selects region partitions; `country` holds its countries). */
     readonly region?: { readonly kind: 'continent' | 'subContinent' | 'country'; readonly code: string };
-    readonly subscribedStatus?: string;
-    readonly liveOrOnDemand?: string;
     readonly video?: ReadonlySet<string>;
+    /** Any other dimension filter: the row's value must be one of these. */
+    readonly values?: Readonly<Record<string, ReadonlySet<string>>>;
   };
+  /**
+   * Content owners without includeHistoricalChannelData: the day each linked channel's data counts from (its link
+   * date); that channel's rows before it are left out. Channels not listed (claimed videos of others) all count.
+   */
+  readonly channelSince?: ReadonlyMap<string, string>;
+  /** `currency=`: units of the currency per USD on a day; money measures are converted row by row, by day. */
+  readonly rate?: (day: string) => number;
   readonly sort: readonly SortKey[];
   readonly startIndex: number;
   readonly maxResults?: number;
@@ -79,22 +102,44 @@ export function splitRange(start: string, end: string) {
   return { months, edges };
 }
 
-/** Typical cardinalities, to rank variants by the rows they would read. */
-const CARDINALITY: Record<GrainDim, number> = {
+/** Typical cardinalities, to rank variants by the rows they would read (unlisted dimensions: 10). */
+const CARDINALITY: Readonly<Record<string, number>> = {
   day: 30,
   video: 1000,
+  playlist: 50,
+  channel: 5,
   country: 40,
+  province: 50,
   subscribedStatus: 2,
   liveOrOnDemand: 2,
+  claimedStatus: 2,
+  uploaderType: 2,
+  insightTrafficSourceDetail: 300,
+  insightPlaybackLocationDetail: 100,
+  operatingSystem: 15,
+  sharingService: 30,
 };
+const cardinality = (d: GrainDim) => CARDINALITY[d] ?? 10;
+
+/** Whether rows must carry their day: money converted day by day, or channels counted only from a link date. */
+function needsDay(q: CubeQuery): boolean {
+  const converting =
+    q.rate !== undefined && measuresFor(q.metrics).some((i) => MONEY_MEASURES.has(MEASURES[i] as Measure));
+  return converting || linkInRange(q);
+}
+
+/** Whether a channel's link date falls after the start: only then do rows need their channel and day. */
+const linkInRange = (q: CubeQuery) => [...(q.channelSince?.values() ?? [])].some((since) => since > q.startDate);
 
 function neededDims(q: CubeQuery): Set<GrainDim> {
   const needed = new Set<GrainDim>();
-  for (const d of q.dimensions) if (d !== 'month') needed.add(d);
+  for (const d of q.dimensions) needed.add(d === 'month' && needsDay(q) ? 'day' : d);
+  needed.delete('month');
   if (q.filters.country) needed.add('country');
-  if (q.filters.subscribedStatus) needed.add('subscribedStatus');
-  if (q.filters.liveOrOnDemand) needed.add('liveOrOnDemand');
   if (q.filters.video) needed.add('video');
+  for (const d of Object.keys(q.filters.values ?? {})) needed.add(d);
+  if (linkInRange(q)) needed.add('channel');
+  if (needsDay(q)) needed.add('day');
   return needed;
 }
 
@@ -107,7 +152,7 @@ export function chooseVariant(q: CubeQuery, period: 'day' | 'month'): Choice {
   const needed = neededDims(q);
   if (period === 'day') needed.delete('day');
   let best: (Choice & { cost: number }) | undefined;
-  for (const variant of VARIANTS) {
+  for (const variant of variantsOf(q.family)) {
     if (!variant.periods.includes(period)) continue;
     // A region partition holds just that region: its rows need not carry the country.
     const regional = variant.partitionBy !== undefined && variant.partitionBy !== 'videoBucket';
@@ -125,11 +170,11 @@ export function chooseVariant(q: CubeQuery, period: 'day' | 'month'): Choice {
     }
     const rows = variant.grain
       .filter((d) => !(period === 'day' && d === 'day'))
-      .reduce((n, d) => n * CARDINALITY[d], share);
+      .reduce((n, d) => n * cardinality(d), share);
     const cost = rows * partitions.length;
     if (!best || cost < best.cost) best = { variant, partitions, cost };
   }
-  if (!best) throw new Error(`no cube variant answers ${[...needed].join(',')} by ${period}`);
+  if (!best) throw new Error(`no cube variant of ${q.family.type} answers ${[...needed].join(',')} by ${period}`);
   return best;
 }
 
@@ -154,11 +199,28 @@ interface Read {
 }
 
 export async function runCubeQuery(repo: FactRepository, q: CubeQuery, stats: ReadStats): Promise<ResultTable> {
+  const sources = q.sources ?? [{ family: q.family, metrics: q.metrics }];
+  const out = new Map<string, { key: string[]; sums: Sums }>();
+  const taken = new Set<number>();
+  const parts = await Promise.all(
+    sources.map(async (source) => {
+      const part: CubeQuery = { ...q, family: source.family, metrics: source.metrics };
+      // Each measure comes from exactly one family.
+      const measures = measuresFor(source.metrics).filter((i) => !taken.has(i));
+      for (const i of measures) taken.add(i);
+      return { part, measures, reads: await readCubes(repo, part, stats) };
+    }),
+  );
+  for (const { part, measures, reads } of parts) aggregate(part, reads, measures, out);
+  return tabulate(q, out);
+}
+
+async function readCubes(repo: FactRepository, q: CubeQuery, stats: ReadStats): Promise<Read[]> {
   const { months, edges } = splitRange(q.startDate, q.endDate);
   const tasks: (() => Promise<Read>)[] = [];
   const address = (variant: CubeVariant, partition?: string): CubeAddress => ({
-    family: q.family,
-    channel: q.channel,
+    family: q.family.code,
+    channel: q.owner,
     variant: variant.name,
     ...(partition === undefined ? {} : { partition }),
   });
@@ -177,38 +239,46 @@ export async function runCubeQuery(repo: FactRepository, q: CubeQuery, stats: Re
       tasks.push(async () => ({ cubes: await repo.read(address(variant), `D#${from}`, `D#${to}`, stats) }));
     }
   }
-  const reads = await inParallel(tasks);
-  return tabulate(q, aggregate(q, reads));
+  return inParallel(tasks);
 }
 
-function aggregate(q: CubeQuery, reads: readonly Read[]): Map<string, { key: string[]; sums: Sums }> {
-  const out = new Map<string, { key: string[]; sums: Sums }>();
+/** Adds the rows of `reads` that pass the filters into `out`, grouped by the query's dimensions. */
+function aggregate(
+  q: CubeQuery,
+  reads: readonly Read[],
+  needed: readonly number[],
+  out: Map<string, { key: string[]; sums: Sums }>,
+): void {
   const f = q.filters;
   const usesVideo = q.dimensions.includes('video') || f.video !== undefined;
-  const needed = measuresFor(q.metrics);
+  const money = q.rate ? needed.filter((i) => MONEY_MEASURES.has(MEASURES[i] as Measure)) : [];
+  const valueFilters = Object.entries(f.values ?? {});
+  const cutByLink = linkInRange(q);
+  const converted: Sums = emptySums();
   for (const read of reads) {
     for (const { period, cube } of read.cubes) {
       const periodDay = period.startsWith('D#') ? period.slice(2) : undefined;
       const periodMonth = periodDay ? periodDay.slice(0, 7) : period.slice(2);
-      const at = (d: GrainDim) => cube.grain.indexOf(d);
-      const value = (row: readonly string[], d: GrainDim): string | undefined => {
-        const i = at(d);
-        if (i >= 0) return row[i];
-        return d === 'day' ? periodDay : undefined;
+      const index = new Map(cube.grain.map((d, i) => [d, i]));
+      const get = (row: readonly string[], d: GrainDim): string => {
+        const i = index.get(d);
+        if (i !== undefined) return row[i] as string;
+        return d === 'day' ? (periodDay as string) : '';
       };
       for (const row of cube.rows) {
-        const get = (d: GrainDim) => value(row.key, d) as string;
-        if (f.country && !read.regional && !f.country.has(get('country'))) continue;
-        if (f.subscribedStatus && get('subscribedStatus') !== f.subscribedStatus) continue;
-        if (f.liveOrOnDemand && get('liveOrOnDemand') !== f.liveOrOnDemand) continue;
+        if (f.country && !read.regional && !f.country.has(get(row.key, 'country'))) continue;
+        if (valueFilters.some(([d, allowed]) => !allowed.has(get(row.key, d)))) continue;
         if (usesVideo) {
-          const video = get('video');
+          const video = get(row.key, 'video');
           if (video === '' || (f.video && !f.video.has(video))) continue;
         }
+        if (cutByLink) {
+          const since = q.channelSince?.get(get(row.key, 'channel'));
+          if (since !== undefined && get(row.key, 'day') < since) continue;
+        }
         const key = q.dimensions.map((d) => {
-          if (d === 'month')
-            return (periodDay === undefined && at('day') < 0 ? periodMonth : get('day').slice(0, 7)) as string;
-          return get(d);
+          if (d === 'month') return index.has('day') || periodDay ? get(row.key, 'day').slice(0, 7) : periodMonth;
+          return get(row.key, d);
         });
         const id = key.join('\u0000');
         let acc = out.get(id);
@@ -216,11 +286,21 @@ function aggregate(q: CubeQuery, reads: readonly Read[]): Map<string, { key: str
           acc = { key, sums: emptySums() };
           out.set(id, acc);
         }
-        addInto(acc.sums, row.sums, needed);
+        let sums = row.sums;
+        if (money.length > 0) {
+          // Money is converted with the rate of its own day, before any summing.
+          const rate = (q.rate as (day: string) => number)(get(row.key, 'day'));
+          for (const i of needed) converted[i] = row.sums[i] as Value;
+          for (const i of money) {
+            const v = row.sums[i] as Value;
+            converted[i] = v === null || Number.isNaN(v) ? null : v * rate;
+          }
+          sums = converted;
+        }
+        addInto(acc.sums, sums, needed);
       }
     }
   }
-  return out;
 }
 
 function tabulate(q: CubeQuery, groups: Map<string, { key: string[]; sums: Sums }>): ResultTable {
@@ -230,13 +310,24 @@ function tabulate(q: CubeQuery, groups: Map<string, { key: string[]; sums: Sums 
   ];
   // With no dimensions there is always exactly one row: zeros when nothing matched.
   if (q.dimensions.length === 0 && groups.size === 0) groups.set('', { key: [], sums: MEASURES.map(() => 0) });
-  let rows = [...groups.values()].map(({ key, sums }) => {
+  const computed = [...groups.values()].map(({ key, sums }) => {
     const s = (m: (typeof MEASURES)[number]) => sums[MEASURE_INDEX[m]] as Value;
     return [...key, ...q.metrics.map((m) => METRICS[m].compute(s))] as (string | Value)[];
   });
+  // Shares of the whole answer (viewerPercentage): each row's part of the total, in percent.
+  q.metrics.forEach((m, j) => {
+    if (!('normalized' in METRICS[m])) return;
+    const at = q.dimensions.length + j;
+    const total = computed.reduce((t, r) => t + ((r[at] as Value) ?? 0), 0);
+    for (const r of computed) {
+      const v = r[at] as Value;
+      r[at] = v === null ? null : total === 0 ? 0 : (v * 100) / total;
+    }
+  });
+  let rows = computed;
   const indexOf = (name: string) =>
-    q.dimensions.includes(name as QueryDim)
-      ? q.dimensions.indexOf(name as QueryDim)
+    q.dimensions.includes(name)
+      ? q.dimensions.indexOf(name)
       : q.dimensions.length + q.metrics.indexOf(name as MetricName);
   const keys = [
     ...q.sort.map((k) => ({ i: indexOf(k.name), desc: k.descending })),

@@ -28,12 +28,39 @@ export const MEASURES = [
   'cardTeaserClicks',
   'subscribersGained',
   'subscribersLost',
+  'playlistStarts',
+  'playlistSavesAdded',
+  'playlistSavesRemoved',
+  /** views_percentage summed: a demographic cell's share, normalized over the answer (viewerPercentage). */
+  'viewerShare',
+  'estimatedRevenue',
+  'estimatedAdRevenue',
+  'adAuctionRevenue',
+  'adReservedRevenue',
+  'transactionRevenue',
+  'grossRevenue',
+  'estimatedRedPartnerRevenue',
+  'monetizedPlaybacks',
+  'adImpressions',
+  'endScreenImpressions',
+  'endScreenClicks',
 ] as const;
 
 export type Measure = (typeof MEASURES)[number];
 export const MEASURE_INDEX: Readonly<Record<Measure, number>> = Object.fromEntries(
   MEASURES.map((m, i) => [m, i]),
 ) as Record<Measure, number>;
+
+/** Money measures, in USD as loaded; `currency=` converts them day by day before they are summed. */
+export const MONEY_MEASURES: ReadonlySet<Measure> = new Set<Measure>([
+  'estimatedRevenue',
+  'estimatedAdRevenue',
+  'adAuctionRevenue',
+  'adReservedRevenue',
+  'transactionRevenue',
+  'grossRevenue',
+  'estimatedRedPartnerRevenue',
+]);
 
 export type Value = number | null;
 export type Sums = Value[];
@@ -69,6 +96,8 @@ export interface MetricDef {
   /** Measures whose sums the metric needs (for documentation and the oracle). */
   readonly uses: readonly Measure[];
   readonly compute: (s: (m: Measure) => Value) => Value;
+  /** A share of the whole answer: the computed value is divided by its total over all rows, times 100. */
+  readonly normalized?: boolean;
 }
 
 const sum = (m: Measure): MetricDef => ({ dataType: 'INTEGER', uses: [m], compute: (s) => s(m) });
@@ -94,7 +123,18 @@ const ratio = (num: Measure, den: Measure, dataType: DataType = 'FLOAT', factor 
   },
 });
 
-/** The channel-basic metrics with their Analytics API names. */
+const money = (m: Measure): MetricDef => ({ dataType: 'FLOAT', uses: [m], compute: (s) => s(m) });
+const difference = (a: Measure, b: Measure): MetricDef => ({
+  dataType: 'INTEGER',
+  uses: [a, b],
+  compute: (s) => {
+    const x = s(a);
+    const y = s(b);
+    return x === null && y === null ? null : (x ?? 0) - (y ?? 0);
+  },
+});
+
+/** The metrics served from stored measures, with their Analytics API names. */
 export const METRICS = {
   views: sum('views'),
   engagedViews: sum('engagedViews'),
@@ -124,6 +164,23 @@ export const METRICS = {
   cardTeaserClickRate: ratio('cardTeaserClicks', 'cardTeaserImpressions'),
   subscribersGained: sum('subscribersGained'),
   subscribersLost: sum('subscribersLost'),
+  viewerPercentage: { dataType: 'FLOAT', uses: ['viewerShare'], compute: (s) => s('viewerShare'), normalized: true },
+  // Playlist reports read the playlist exports, whose views and minutes are in the playlist's context.
+  playlistViews: sum('views'),
+  playlistEstimatedMinutesWatched: rounded('watchMinutes'),
+  playlistAverageViewDuration: ratio('watchMinutes', 'views', 'INTEGER', 60),
+  playlistStarts: sum('playlistStarts'),
+  playlistSaves: difference('playlistSavesAdded', 'playlistSavesRemoved'),
+  viewsPerPlaylistStart: ratio('views', 'playlistStarts'),
+  averageTimeInPlaylist: ratio('watchMinutes', 'playlistStarts'),
+  estimatedRevenue: money('estimatedRevenue'),
+  estimatedAdRevenue: money('estimatedAdRevenue'),
+  grossRevenue: money('grossRevenue'),
+  estimatedRedPartnerRevenue: money('estimatedRedPartnerRevenue'),
+  monetizedPlaybacks: sum('monetizedPlaybacks'),
+  adImpressions: sum('adImpressions'),
+  cpm: ratio('grossRevenue', 'adImpressions', 'FLOAT', 1000),
+  playbackBasedCpm: ratio('grossRevenue', 'monetizedPlaybacks', 'FLOAT', 1000),
 } as const satisfies Record<string, MetricDef>;
 
 export type MetricName = keyof typeof METRICS;

@@ -1,78 +1,85 @@
 /**
  * reports.query: which report the request is (the catalog), whose data it may see (the directory), what a
- * group filter stands for, and the answer from the cube engine.
+ * group filter stands for, which report families answer its metrics, and the answer from the cube engine.
  */
-import { actorKey, type DirectoryRepository } from '../directory/directory';
-import { DomainError, permissionDenied } from '../errors';
+import { actorKey, type ChannelLinks, type DirectoryRepository, type Profile } from '../directory/directory';
+import { permissionDenied } from '../errors';
 import { effectiveItemType } from '../groups/group';
 import { isGroupIdShape } from '../groups/group-commands';
 import type { GroupRepository } from '../groups/group-repository';
-import { CHANNEL_REPORTS, type ReportDef, ruleViolation } from './catalog';
-import { type CubeQuery, type QueryDim, type ResultTable, runCubeQuery } from './engine';
+import type { ScopeName } from '../scopes';
+import { MONETARY_METRICS, type ReportDef } from './catalog';
+import { type CubeQuery, type MetricSource, type ResultTable, runCubeQuery } from './engine';
 import type { FactRepository, ReadStats } from './fact-repository';
+import { FAMILIES, type FamilyDef, familyDims, familyMeasures } from './families';
 import { CONTINENTS, countriesIn, isCountryCode, SUB_CONTINENTS } from './geo';
-import { CHANNEL_BASIC_FAMILY } from './ingest/channel-basic-file';
-import { isSupportedMetric, type MetricName } from './metrics';
+import { ANALYTICS_VALUES } from './ingest/code-tables';
+import { isSupportedMetric, METRICS, type MetricName, MONEY_MEASURES } from './metrics';
+import type { RateRepository } from './rate-repository';
+import { checkPageCap, matchReport } from './report-matcher';
 import { invalidValue, notSupported, type ReportRequest } from './report-request';
 
 export interface ReportDeps {
-  readonly directory: DirectoryRepository;
+  readonly directory: DirectoryRepository & ChannelLinks;
   readonly groups: GroupRepository;
   readonly facts: FactRepository;
+  readonly rates: RateRepository;
 }
 
-/** The first catalog report the request fits, or "not supported" naming what the nearest report objects to. */
-export function matchReport(req: ReportRequest): ReportDef {
-  const dims = new Set(req.dimensions);
-  const filters = new Set(req.filters.map((f) => f.name));
-  let nearest: string | undefined;
-  for (const report of CHANNEL_REPORTS) {
-    const problem =
-      ruleViolation(report.dimensions, dims, 'dimension') ??
-      ruleViolation(report.filters, filters, 'filter') ??
-      req.metrics
-        .map((m) => (report.metrics.includes(m as MetricName) ? undefined : `metric ${m} is not available`))
-        .find(Boolean) ??
-      sortViolation(report, req) ??
-      pageViolation(report, req);
-    if (!problem) return report;
-    if (!nearest && !ruleViolation(report.dimensions, dims, 'dimension'))
-      nearest = `${report.name} (#${report.id}): ${problem}`;
+export interface ReportCaller {
+  readonly sub: string;
+  readonly scopes: ReadonlySet<ScopeName>;
+}
+
+/** Filters that select whose rows count, rather than a dimension value. */
+const ENTITY_FILTERS = new Set(['group', 'continent', 'subContinent']);
+
+/**
+ * The families that answer the request: of the owner's kind, holding every dimension the request groups or
+ * filters by, and between them every metric's measures. Each metric comes from one family (the one covering the
+ * most metrics, then the one with the fewest dimensions); rows of several families are joined, never added.
+ */
+export function sourcesFor(report: ReportDef, req: ReportRequest, metrics: readonly MetricName[]): MetricSource[] {
+  const needed = new Set<string>();
+  for (const d of req.dimensions) if (d !== 'day' && d !== 'month') needed.add(d);
+  for (const f of req.filters) {
+    if (f.name === 'continent' || f.name === 'subContinent') needed.add('country');
+    else if (!ENTITY_FILTERS.has(f.name)) needed.add(f.name);
   }
-  throw notSupported(nearest);
-}
-
-function sortViolation(report: ReportDef, req: ReportRequest): string | undefined {
-  if (!report.sort) return undefined;
-  if (req.sort.length === 0) return `sort is required (descending, by one of ${report.sort.descendingBy.join(', ')})`;
-  const bad = req.sort.find((k) => !k.descending || !report.sort?.descendingBy.includes(k.name as MetricName));
-  return bad ? `sort must be descending by one of ${report.sort.descendingBy.join(', ')}` : undefined;
-}
-
-function pageViolation(report: ReportDef, req: ReportRequest): string | undefined {
-  if (!report.maxResults) return undefined;
-  if (req.maxResults === undefined) return 'maxResults is required';
-  return undefined;
-}
-
-/** maxResults caps give Google's "invalid value" wording rather than "not supported". */
-function checkPageCap(report: ReportDef, req: ReportRequest): void {
-  const cap = report.maxResults?.max;
-  if (cap === undefined || req.maxResults === undefined) return;
-  if (req.maxResults > cap)
-    throw invalidValue('maxResults', String(req.maxResults), `This report returns at most ${cap} rows.`);
-  if (req.startIndex + req.maxResults - 1 > cap) {
-    throw invalidValue(
-      'startIndex',
-      String(req.startIndex),
-      `startIndex + maxResults - 1 must not exceed ${cap} for this report.`,
-    );
+  const playlist = report.kind === 'playlist';
+  const candidates = FAMILIES.filter(
+    (f) =>
+      f.owner === report.owner &&
+      (playlist ? f.kind === 'playlist' : f.kind === 'video' || f.kind === 'revenue' || f.kind === 'ad') &&
+      [...needed].every((d) => familyDims(f).includes(d)),
+  ).sort((a, b) => a.columns.length - b.columns.length);
+  const serves = (f: FamilyDef, m: MetricName) => {
+    const has = familyMeasures(f);
+    return METRICS[m].uses.every((u) => has.has(u));
+  };
+  const sources: MetricSource[] = [];
+  let left = [...metrics];
+  while (left.length > 0) {
+    let best: { family: FamilyDef; metrics: MetricName[] } | undefined;
+    for (const family of candidates) {
+      const covered = left.filter((m) => serves(family, m));
+      if (covered.length > (best?.metrics.length ?? 0)) best = { family, metrics: covered };
+    }
+    if (!best) {
+      const missing = needed.size > 0 ? ` with ${[...needed].join(', ')}` : '';
+      throw notSupported(
+        `${report.name} (#${report.id}): no loaded report type carries ${left.join(', ')}${missing} (the bulk exports do not hold it)`,
+      );
+    }
+    sources.push(best);
+    left = left.filter((m) => !best.metrics.includes(m));
   }
+  return sources;
 }
 
 export async function queryReport(
   deps: ReportDeps,
-  caller: { readonly sub: string },
+  caller: ReportCaller,
   req: ReportRequest,
   stats: ReadStats,
 ): Promise<ResultTable> {
@@ -80,44 +87,55 @@ export async function queryReport(
   if (unsupported) throw notSupported(`metric ${unsupported} is not available in this release`);
   const report = matchReport(req);
   checkPageCap(report, req);
-
-  const profileRead = deps.directory.profile(caller.sub);
-  if (req.ids.type === 'contentOwner') {
-    if (!(await profileRead).contentOwners.includes(req.ids.id)) throw permissionDenied('forbidden', 'Forbidden');
-    throw new DomainError(
-      'unimplemented',
-      'notImplemented',
-      'Content-owner reports are not implemented yet in this release.',
-    );
+  const metrics = req.metrics as MetricName[];
+  const monetary = metrics.find((m) => MONETARY_METRICS.has(m));
+  if (monetary && !caller.scopes.has('video-analytics-monetary.readonly')) {
+    throw permissionDenied('forbidden', `The metric ${monetary} needs the video-analytics-monetary.readonly scope.`);
   }
-  const explicit = req.ids.id === 'MINE' ? undefined : req.ids.id;
-  const channel = explicit ?? [...(await profileRead).channels].sort()[0];
-  const owned = async () => {
-    if (!channel || !(await profileRead).channels.includes(channel)) throw permissionDenied('forbidden', 'Forbidden');
-  };
+  const sources = sourcesFor(report, req, metrics);
+  const profileRead = deps.directory.profile(caller.sub);
   const filters = filtersOf(req);
-  const groupId = req.filters.find((f) => f.name === 'group')?.values[0];
-  const run = (videos?: Set<string>) =>
-    runCubeQuery(
+  const currency = currencyOf(deps, req, metrics);
+  currency.catch(() => undefined); // awaited below; an earlier 403 must not leave it unhandled
+
+  if (req.ids.type === 'contentOwner') {
+    const owner = req.ids.id;
+    const [profile, links] = await Promise.all([profileRead, deps.directory.linkedChannels(owner)]);
+    if (!profile.contentOwners.includes(owner)) throw permissionDenied('forbidden', 'Forbidden');
+    const groupId = req.filters.find((f) => f.name === 'group')?.values[0];
+    const group =
+      groupId === undefined ? undefined : await groupFilter(deps, report, { type: 'contentOwner', id: owner }, groupId);
+    return runCubeQuery(
       deps.facts,
       {
-        family: CHANNEL_BASIC_FAMILY,
-        channel: channel as string,
-        startDate: req.startDate,
-        endDate: req.endDate,
-        dimensions: req.dimensions as QueryDim[],
-        metrics: req.metrics as MetricName[],
-        filters: videos ? { ...filters, video: videos } : filters,
-        sort: req.sort,
-        startIndex: req.startIndex,
-        ...(req.maxResults !== undefined ? { maxResults: req.maxResults } : {}),
+        ...cubeQuery(req, sources, owner, { ...filters, ...group }),
+        ...(req.includeHistoricalChannelData
+          ? {}
+          : { channelSince: new Map(links.map((l) => [l.channelId, l.linkedSince])) }),
+        ...(await currency),
       },
       stats,
     );
+  }
+
+  const explicit = req.ids.id === 'MINE' ? undefined : req.ids.id;
+  const channel = explicit ?? [...(await profileRead).channels].sort()[0];
+  const owned = async (): Promise<Profile> => {
+    const profile = await profileRead;
+    if (!channel || !profile.channels.includes(channel)) throw permissionDenied('forbidden', 'Forbidden');
+    return profile;
+  };
+  const run = async (group?: Filters) =>
+    runCubeQuery(
+      deps.facts,
+      { ...cubeQuery(req, sources, channel as string, { ...filters, ...group }), ...(await currency) },
+      stats,
+    );
+  const groupId = req.filters.find((f) => f.name === 'group')?.values[0];
   if (groupId !== undefined) {
     // Ownership first: what a group holds must not show through errors about another owner's group.
     await owned();
-    return run(await groupVideos(deps, channel as string, groupId));
+    return run(await groupFilter(deps, report, { type: 'channel', id: channel as string }, groupId));
   }
   if (!explicit) {
     await owned();
@@ -134,15 +152,57 @@ export async function queryReport(
   return result.table;
 }
 
+function cubeQuery(req: ReportRequest, sources: readonly MetricSource[], owner: string, filters: Filters): CubeQuery {
+  return {
+    family: (sources[0] as MetricSource).family,
+    ...(sources.length > 1 ? { sources } : {}),
+    owner,
+    startDate: req.startDate,
+    endDate: req.endDate,
+    dimensions: req.dimensions,
+    metrics: req.metrics as MetricName[],
+    filters,
+    sort: req.sort,
+    startIndex: req.startIndex,
+    ...(req.maxResults !== undefined ? { maxResults: req.maxResults } : {}),
+  };
+}
+
+/** `currency=`: the day-by-day rates when a money metric is asked for; ignored otherwise. USD is the stored unit. */
+async function currencyOf(
+  deps: ReportDeps,
+  req: ReportRequest,
+  metrics: readonly MetricName[],
+): Promise<Pick<CubeQuery, 'rate'>> {
+  const code = req.currency;
+  const money = metrics.some((m) => METRICS[m].uses.some((u) => MONEY_MEASURES.has(u)));
+  if (code === undefined || !money || code === 'USD') return {};
+  const rate = await deps.rates.rates(code, req.startDate, req.endDate);
+  if (!rate) throw invalidValue('currency', code, 'No exchange rates are loaded for this currency.');
+  return { rate };
+}
+
 type Filters = { -readonly [K in keyof CubeQuery['filters']]: CubeQuery['filters'][K] };
+
+/** Free-text dimensions (any value can be filtered on) and the formats of the others without a value list. */
+const FREE_TEXT = new Set([
+  'video',
+  'playlist',
+  'channel',
+  'insightPlaybackLocationDetail',
+  'insightTrafficSourceDetail',
+]);
 
 /** Filter values checked against their dimension's values; `group` is resolved separately. */
 function filtersOf(req: ReportRequest): Filters {
   const filters: Filters = {};
+  const values: Record<string, ReadonlySet<string>> = {};
   for (const f of req.filters) {
     const value = f.values[0] as string;
     const bad = () => invalidValue('filters', `${f.name}==${f.values.join(',')}`);
     switch (f.name) {
+      case 'group':
+        break;
       case 'country':
         if (!isCountryCode(value)) throw bad();
         filters.country = new Set([value]);
@@ -156,37 +216,62 @@ function filtersOf(req: ReportRequest): Filters {
         filters.region = { kind: f.name, code: value };
         break;
       }
-      case 'subscribedStatus':
-        if (value !== 'SUBSCRIBED' && value !== 'UNSUBSCRIBED') throw bad();
-        filters.subscribedStatus = value;
-        break;
-      case 'liveOrOnDemand':
-        if (value !== 'LIVE' && value !== 'ON_DEMAND') throw bad();
-        filters.liveOrOnDemand = value;
-        break;
       case 'video':
         filters.video = new Set(f.values);
         break;
+      case 'province':
+        if (!/^US-[A-Z]{2}$/.test(value)) throw bad();
+        values.province = new Set([value]);
+        break;
+      default: {
+        const allowed = ANALYTICS_VALUES[f.name];
+        if (allowed && !f.values.every((v) => allowed.includes(v))) throw bad();
+        if (!allowed && !FREE_TEXT.has(f.name)) throw bad();
+        // claimedStatus==claimed is the claimed rows; uploaderType==self the owner's uploads.
+        values[f.name] = new Set(f.values);
+      }
     }
   }
+  if (Object.keys(values).length > 0) filters.values = values;
   return filters;
 }
 
-/** The videos of the caller's group; a group of other kinds cannot filter a video report. */
-async function groupVideos(deps: ReportDeps, channel: string, groupId: string): Promise<Set<string>> {
-  const actor = actorKey({ type: 'channel', id: channel });
+const GROUP_KINDS: Readonly<Record<string, { dim: string; report: 'video' | 'playlist' | 'any' }>> = {
+  'youtube#video': { dim: 'video', report: 'video' },
+  'youtube#playlist': { dim: 'playlist', report: 'playlist' },
+  'youtube#channel': { dim: 'channel', report: 'any' },
+};
+
+/**
+ * What the caller's group stands for in this report: its videos, playlists or (for content owners) channels as a
+ * filter. A missing or foreign group and a group whose kind the report cannot use are 400s on the filter.
+ */
+async function groupFilter(
+  deps: ReportDeps,
+  report: ReportDef,
+  owner: { type: 'channel' | 'contentOwner'; id: string },
+  groupId: string,
+): Promise<Filters> {
+  const actor = actorKey(owner);
   const group = isGroupIdShape(groupId) ? await deps.groups.get(actor, groupId) : undefined;
   if (group?.status !== 'active') {
-    throw invalidValue('filters', `group==${groupId}`, 'No such group of the channel.');
-  }
-  const kind = effectiveItemType(group);
-  if (kind && kind !== 'youtube#video') {
     throw invalidValue(
       'filters',
       `group==${groupId}`,
-      `The group holds ${kind} items; this report needs a group of videos.`,
+      `No such group of the ${owner.type === 'channel' ? 'channel' : 'content owner'}.`,
+    );
+  }
+  const kind = effectiveItemType(group);
+  const use = kind ? GROUP_KINDS[kind] : { dim: report.kind === 'playlist' ? 'playlist' : 'video', report: 'any' };
+  const wanted = report.kind === 'playlist' ? 'playlist' : 'video';
+  if (!use || (use.report !== 'any' && use.report !== wanted)) {
+    throw invalidValue(
+      'filters',
+      `group==${groupId}`,
+      `The group holds ${kind} items; this report needs a group of ${wanted === 'video' ? 'videos' : 'playlists'}${owner.type === 'contentOwner' ? ' or channels' : ''}.`,
     );
   }
   const items = await deps.groups.listItems(actor, groupId);
-  return new Set(items.filter((i) => i.kind === 'youtube#video').map((i) => i.resourceId));
+  const ids = new Set(items.filter((i) => GROUP_KINDS[i.kind]?.dim === use.dim).map((i) => i.resourceId));
+  return use.dim === 'video' ? { video: ids } : { values: { [use.dim]: ids } };
 }

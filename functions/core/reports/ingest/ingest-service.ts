@@ -6,16 +6,14 @@
  * too; they serve nobody until the directory names an owner.
  */
 import path from 'node:path';
-import { type FactRow, FULL_DAY, factsOfDay, partition, rollup, VARIANTS } from '../cube';
+import { type FactRow, factsOfDay, fullDayOf, partition, rollup, variantsOf } from '../cube';
 import type { FactRepository, MonthManifest } from '../fact-repository';
 import { newReadStats } from '../fact-repository';
-import {
-  CHANNEL_BASIC_FAMILY,
-  type ChannelBasicVersion,
-  type ParsedDayFile,
-  readChannelBasic,
-} from './channel-basic-file';
+import { type FamilyDef, familyOfReportType } from '../families';
+import type { RateRepository } from '../rate-repository';
 import { CsvError, decodeText, parseCsv } from './csv';
+import { isRatesHeader, RATE_COLUMNS, readRatesFile } from './rates-file';
+import { type ParsedDayFile, readReportFile } from './report-file';
 
 export interface IngestFile {
   /** A path or object key: its YYYYMMDD and UC… segments name the day and channel of a header-only file. */
@@ -24,10 +22,15 @@ export interface IngestFile {
 }
 
 export interface IngestOptions {
-  readonly type?: ChannelBasicVersion;
+  /** The report type of every file (else the file's folder name, else its header, decides). */
+  readonly type?: string;
   /** The channel of header-only files whose name does not say it. */
   readonly channel?: string;
+  /** The content owner of content-owner files (else the folder above the report type folder). */
+  readonly contentOwner?: string;
   readonly onFile?: (done: number, total: number, file: string) => void;
+  /** Where `exchange_rates*.csv` files go (date, currency, units_per_usd). */
+  readonly rates?: RateRepository;
   readonly now?: () => Date;
 }
 
@@ -46,20 +49,35 @@ const dayHint = (name: string): string | undefined => {
   return m ? `${m[1]}-${m[2]}-${m[3]}` : undefined;
 };
 
+const segments = (name: string) => name.split(/[\\/]/);
+
 const channelHint = (name: string): string | undefined =>
-  name.split(/[\\/]/).find((part) => /^UC[A-Za-z0-9_-]+$/.test(part));
+  segments(name).find((part) => /^UC[A-Za-z0-9_-]+$/.test(part));
+
+/** The report type folder of a path (`…/<owner>/<report_type_aN>/YYYYMMDD.csv`) and the folder above it. */
+function folderHints(name: string): { type?: string; owner?: string } {
+  const parts = segments(name);
+  for (let i = parts.length - 2; i >= 0; i--) {
+    if (familyOfReportType(parts[i] as string)) {
+      return { type: parts[i] as string, ...(i > 0 ? { owner: parts[i - 1] as string } : {}) };
+    }
+  }
+  return {};
+}
 
 async function parseFile(file: IngestFile, options: IngestOptions): Promise<ParsedDayFile> {
-  const parsed = readChannelBasic(
-    file.name,
-    parseCsv(file.name, decodeText(file.name, await file.read())),
-    options.type,
-  );
+  const hints = folderHints(file.name);
+  const type = options.type ?? hints.type;
+  const contentOwner = options.contentOwner ?? hints.owner;
+  const parsed = readReportFile(file.name, parseCsv(file.name, decodeText(file.name, await file.read())), {
+    ...(type ? { type } : {}),
+    ...(contentOwner ? { contentOwner } : {}),
+  });
   if (parsed.day !== undefined) return parsed;
-  // Header only: "no data that day". It still replaces the day, so we must know which day and channel.
+  // Header only: "no data that day". It still replaces the day, so we must know which day and owner.
   const day = dayHint(file.name);
-  const channel = options.channel ?? channelHint(file.name);
-  if (!day || !channel) {
+  const owner = parsed.family.owner === 'contentOwner' ? contentOwner : (options.channel ?? channelHint(file.name));
+  if (!day || !owner) {
     throw new CsvError(
       file.name,
       1,
@@ -67,7 +85,7 @@ async function parseFile(file: IngestFile, options: IngestOptions): Promise<Pars
       'a header-only file must name its day (YYYYMMDD) and channel (UC…) in its path, or use --channel',
     );
   }
-  return { ...parsed, day, byChannel: new Map([[channel, []]]) };
+  return { ...parsed, day, byOwner: new Map([[owner, []]]) };
 }
 
 export async function ingestFiles(
@@ -81,9 +99,32 @@ export async function ingestFiles(
   let done = 0;
   const progress = (file: string) => options.onFile?.(++done, files.length, file);
 
+  const [rateFiles, reportFiles] = partitionList(files, (f) => /^exchange_rates/i.test(path.basename(f.name)));
+  for (const file of rateFiles) {
+    try {
+      const table = parseCsv(file.name, decodeText(file.name, await file.read()));
+      if (!isRatesHeader(table.header)) {
+        throw new CsvError(
+          file.name,
+          1,
+          undefined,
+          `an exchange-rates file has the columns ${RATE_COLUMNS.join(', ')}`,
+        );
+      }
+      if (!options.rates) throw new CsvError(file.name, 1, undefined, 'exchange rates cannot be loaded here');
+      const rates = readRatesFile(file.name, table);
+      await options.rates.write(rates);
+      summary.loaded++;
+      summary.rows += rates.length;
+    } catch (err) {
+      summary.rejected.push({ file: file.name, message: (err as Error).message });
+    }
+    progress(file.name);
+  }
+
   // Group files by month (from their names where possible) so a month's cubes are computed once per batch.
   const byMonth = new Map<string, { file: IngestFile; parsed?: ParsedDayFile }[]>();
-  for (const file of files) {
+  for (const file of reportFiles) {
     let month = dayHint(file.name)?.slice(0, 7);
     let parsed: ParsedDayFile | undefined;
     if (!month) {
@@ -103,8 +144,11 @@ export async function ingestFiles(
 
   let inFlight: Promise<void> = Promise.resolve();
   for (const month of [...byMonth.keys()].sort()) {
-    // channel → day → facts and the file that supplied them (the later file of a day wins)
-    const batch = new Map<string, Map<string, { facts: FactRow[]; file: ParsedDayFile }>>();
+    // (family, owner) → day → facts and the file that supplied them (the later file of a day wins)
+    const batch = new Map<
+      string,
+      { family: FamilyDef; owner: string; days: Map<string, { facts: FactRow[]; file: ParsedDayFile }> }
+    >();
     const entries = (byMonth.get(month) ?? []).sort((a, b) =>
       a.file.name < b.file.name ? -1 : a.file.name > b.file.name ? 1 : 0,
     );
@@ -120,10 +164,11 @@ export async function ingestFiles(
             `the rows are for ${parsed.day}, not the day in the file name`,
           );
         }
-        for (const [channel, facts] of parsed.byChannel) {
-          const days = batch.get(channel) ?? new Map();
-          days.set(parsed.day as string, { facts, file: parsed });
-          batch.set(channel, days);
+        for (const [owner, facts] of parsed.byOwner) {
+          const key = `${parsed.family.code}|${owner}`;
+          const entry = batch.get(key) ?? { family: parsed.family, owner, days: new Map() };
+          entry.days.set(parsed.day as string, { facts, file: parsed });
+          batch.set(key, entry);
         }
         summary.loaded++;
         summary.rows += parsed.rows;
@@ -132,9 +177,9 @@ export async function ingestFiles(
       }
       progress(entry.file.name);
     }
-    for (const [channel, days] of batch) {
+    for (const { family, owner, days } of batch.values()) {
       // Compute this month while the previous one's writes are in flight; keep at most one month in flight.
-      const prepared = await prepareMonth(repo, channel, month, days, now());
+      const prepared = await prepareMonth(repo, family, owner, month, days, now());
       await inFlight;
       inFlight = prepared();
       summary.days += days.size;
@@ -155,19 +200,20 @@ const partitionList = <T>(list: readonly T[], test: (t: T) => boolean): [T[], T[
 /** Computes a month's cubes (reading what it needs); the returned function stores them. */
 async function prepareMonth(
   repo: FactRepository,
+  def: FamilyDef,
   channel: string,
   month: string,
   batch: ReadonlyMap<string, { facts: FactRow[]; file: ParsedDayFile }>,
   now: Date,
 ): Promise<() => Promise<void>> {
-  const family = CHANNEL_BASIC_FAMILY;
+  const family = def.code;
   const manifest: MonthManifest = (await repo.readManifest(family, channel, month)) ?? { partitions: {}, days: {} };
   // Days stored earlier and not restated by this batch come back from their full-day cubes.
   const allDays = new Map<string, FactRow[]>();
   const storedDays = Object.keys(manifest.days).filter((d) => !batch.has(d));
   if (storedDays.length > 0) {
     const stored = await repo.read(
-      { family, channel, variant: FULL_DAY.name },
+      { family, channel, variant: fullDayOf(def).name },
       `D#${month}-01`,
       `D#${month}-31`,
       newReadStats(),
@@ -183,7 +229,7 @@ async function prepareMonth(
 
   const writes: Parameters<FactRepository['write']>[0][number][] = [];
   const removals: Parameters<FactRepository['remove']>[0][number][] = [];
-  for (const variant of VARIANTS) {
+  for (const variant of variantsOf(def)) {
     if (variant.periods.includes('day')) {
       for (const day of batch.keys()) {
         writes.push({

@@ -1,0 +1,147 @@
+/**
+ * Reads one YouTube Reporting API daily file of any family (families.ts) into facts. Columns are matched by header
+ * name (their order varies between files); a metric column a version lacks is null, not 0; the whole file is
+ * rejected, naming file, line and column, at the first malformed value.
+ */
+import { type FactRow, fullDayOf } from '../cube';
+import { detectFamily, type FamilyDef } from '../families';
+import { emptySums, MEASURE_INDEX, type Sums } from '../metrics';
+import { CsvError, type CsvTable } from './csv';
+
+export interface ParsedDayFile {
+  readonly file: string;
+  readonly family: FamilyDef;
+  readonly reportType: string;
+  /** YYYY-MM-DD, or undefined for an empty file whose day the caller must supply. */
+  readonly day: string | undefined;
+  /**
+   * Facts per owner (the channel of a channel report; the content owner, given by the caller, of a content-owner
+   * report), each list sorted by the family's dimensions.
+   */
+  readonly byOwner: ReadonlyMap<string, FactRow[]>;
+  readonly rows: number;
+}
+
+export interface ReadOptions {
+  /** A report type id (`--type`, or the file's folder) deciding between layouts that coincide. */
+  readonly type?: string;
+  /** The content owner a content-owner file belongs to (its files do not say). */
+  readonly contentOwner?: string;
+}
+
+const NUMBER = /^-?(\d+(\.\d*)?|\.\d+)([eE][-+]?\d+)?$/;
+const PERCENTAGE_COLUMN = 'average_view_duration_percentage';
+
+export function readReportFile(file: string, table: CsvTable, options: ReadOptions = {}): ParsedDayFile {
+  const detected = detectFamily(table.header, options.type);
+  if (!detected) {
+    const missing = ['date', 'channel_id'].filter((c) => !table.header.includes(c));
+    throw new CsvError(
+      file,
+      1,
+      missing[0],
+      missing.length
+        ? `not a Reporting API report: missing column(s) ${missing.join(', ')}`
+        : options.type
+          ? `the columns are not those of ${options.type}`
+          : 'the columns match no known Reporting API report type',
+    );
+  }
+  const { family, reportType } = detected;
+  const owner = family.owner === 'contentOwner' ? options.contentOwner : undefined;
+  if (family.owner === 'contentOwner' && !owner) {
+    throw new CsvError(
+      file,
+      1,
+      undefined,
+      `${reportType} is a content-owner report: put it under a folder named for the content owner or pass --content-owner`,
+    );
+  }
+  const col = (name: string) => table.header.indexOf(name);
+  const iDate = col('date');
+  const iChannel = col('channel_id');
+  const dims = family.columns.map((c) => ({ ...c, index: col(c.column) }));
+  const measures = Object.entries(family.measures)
+    .filter(([column]) => column !== PERCENTAGE_COLUMN)
+    .map(([column, measure]) => ({ column, index: col(column), at: MEASURE_INDEX[measure] }))
+    .filter((m) => m.index >= 0);
+  const iViews = col('views');
+  const iPct = family.measures[PERCENTAGE_COLUMN] ? col(PERCENTAGE_COLUMN) : -1;
+
+  let day: string | undefined;
+  const byOwner = new Map<string, FactRow[]>();
+  const seen = new Set<string>();
+  for (const { line, fields } of table.rows) {
+    const fail = (column: string, detail: string): never => {
+      throw new CsvError(file, line, column, detail);
+    };
+    const rawDate = (fields[iDate] as string).trim().replace(/\.0+$/, '');
+    if (!/^\d{8}$/.test(rawDate)) fail('date', `"${rawDate}" is not a YYYYMMDD date`);
+    const rowDay = `${rawDate.slice(0, 4)}-${rawDate.slice(4, 6)}-${rawDate.slice(6, 8)}`;
+    if (
+      Number.isNaN(Date.parse(`${rowDay}T00:00:00Z`)) ||
+      new Date(`${rowDay}T00:00:00Z`).toISOString().slice(0, 10) !== rowDay
+    ) {
+      fail('date', `"${rawDate}" is not a calendar date`);
+    }
+    if (day === undefined) day = rowDay;
+    else if (rowDay !== day)
+      fail('date', `every row of a daily file has the same date; found ${rawDate} after ${day.replaceAll('-', '')}`);
+    const channel = (fields[iChannel] as string).trim();
+    if (!channel) fail('channel_id', 'channel_id is empty');
+
+    const values: Record<string, string> = {};
+    for (const d of dims) {
+      const raw = fields[d.index] as string;
+      const v = d.parse(raw);
+      if (v === undefined) fail(d.column, `"${raw}" is not ${d.expected}`);
+      values[d.dim] = v as string;
+    }
+    const sums: Sums = emptySums();
+    for (const m of measures) {
+      const raw = (fields[m.index] as string).trim();
+      if (raw === '') continue; // suppressed or anonymised: unknown, not zero
+      if (!NUMBER.test(raw)) fail(m.column, `"${raw}" is not a number`);
+      const v = Number(raw);
+      if (!Number.isFinite(v) || v < 0) fail(m.column, `"${raw}" is not a non-negative number`);
+      sums[m.at] = (sums[m.at] ?? 0) + v; // renamed columns (ad_sense → ad_auction) feed one measure
+    }
+    if (iPct >= 0 && iViews >= 0) {
+      const raw = (fields[iPct] as string).trim();
+      if (raw !== '') {
+        if (!NUMBER.test(raw) || Number(raw) < 0) fail(PERCENTAGE_COLUMN, `"${raw}" is not a non-negative number`);
+        // Weighted by views, so the percentage can be re-averaged over any set of rows.
+        const views = sums[MEASURE_INDEX.views];
+        sums[MEASURE_INDEX.viewPercentageWeighted] = views === null || views === undefined ? null : Number(raw) * views;
+      }
+    }
+    const ownerKey = owner ?? channel;
+    const key = `${ownerKey}\u0000${channel}\u0000${family.columns.map((c) => values[c.dim]).join('\u0000')}`;
+    if (seen.has(key)) fail(family.columns[0]?.column ?? 'date', 'the same dimension values appear on an earlier line');
+    seen.add(key);
+    const fact: FactRow = { day: rowDay, dims: values, sums };
+    const list = byOwner.get(ownerKey);
+    if (list) list.push(fact);
+    else byOwner.set(ownerKey, [fact]);
+  }
+  const compare = factOrder(family);
+  for (const list of byOwner.values()) list.sort(compare);
+  return { file, family, reportType, day, byOwner, rows: table.rows.length };
+}
+
+/**
+ * Facts in a fixed order (day, then the full-day cube's key), so that facts read back from stored days and facts
+ * fresh from a file are summed in the same order: sums are then the same however data is loaded.
+ */
+export function factOrder(family: FamilyDef): (a: FactRow, b: FactRow) => number {
+  const dims = fullDayOf(family).grain;
+  return (a, b) => {
+    if (a.day !== b.day) return a.day < b.day ? -1 : 1;
+    for (const k of dims) {
+      const x = a.dims[k] as string;
+      const y = b.dims[k] as string;
+      if (x !== y) return x < y ? -1 : 1;
+    }
+    return 0;
+  };
+}
