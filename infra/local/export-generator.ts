@@ -1,6 +1,7 @@
 /**
- * Seeded, deterministic generator of realistic YouTube Reporting API bulk export files for the `channel_basic`
- * report type (versions a1, a2, a3; columns per the shared reference reporting-api.md §1.3, §4). One CSV per day:
+ * Seeded, deterministic generator of realistic YouTube Reporting API bulk export files.
+ *
+ * `channel_basic` (versions a1, a2, a3; columns per the shared reference reporting-api.md §1.3, §4): one CSV per day:
  * a header of snake_case column names (metric order shuffled per file, dimension order varied in ~10 % of files, so
  * readers must match by name), then one row per unique (video_id, live_or_on_demand, subscribed_status,
  * country_code). A few days are header-only files.
@@ -10,11 +11,26 @@
  * trend and lognormal noise. A video-day's views are Poisson and split over (country × subscribed status) cells, so
  * small videos appear in a few countries and big ones in many. Everything derives from (seed, channel) through
  * mulberry32 streams: the same options give byte-identical files.
+ *
+ * The other report families (catalogue in export-families.ts, generation and writeAllExports in export-world.ts)
+ * reuse this module's plan and metrics; the exports marked "shared with export-world.ts" exist for that.
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { gzip as gzipCallback } from 'node:zlib';
+import {
+  BASE,
+  CHANNEL_BASIC_METRICS,
+  isOwnerFamily,
+  parseReportType,
+  REPORT_FAMILIES,
+  type ReportFamily,
+  versionForEra,
+} from './export-families';
+import { dec2, dec6, hash32, int, Rng, ratio, round6 } from './export-random';
+
+export { hash32, Rng } from './export-random';
 
 export type ReportVersion = 'a1' | 'a2' | 'a3';
 
@@ -29,6 +45,38 @@ export interface GeneratorOptions {
   videoWidth: number;
   version: ReportVersion;
   gzip: boolean;
+  /**
+   * What writeAllExports writes (default ['channel_basic']): 'all', family prefixes ('channel_traffic_source',
+   * 'content_owner', 'playlist') at the version matching `version`, or exact report type ids
+   * ('channel_traffic_source_a2'). 'all' leaves out content-owner families when there is no contentOwner.
+   */
+  reports?: readonly string[];
+  /** The channel's playlists (default 10): ids `${playlistPrefix}01`.., each holding a subset of its videos. */
+  playlists?: number;
+  /** Default from the channel id: 'UCdemo-alice' -> 'alice-p'. */
+  playlistPrefix?: string;
+  /** Digits of the playlist number (default 2). */
+  playlistWidth?: number;
+  /** The content owner of the content-owner families (files under `${outDir}/${contentOwner}/`). */
+  contentOwner?: string;
+  /** The content owner's channels (default [channel]), each with its own videos and playlists. */
+  channels?: readonly (string | OwnedChannel)[];
+  /** The content owner's assets (default 50): ids `${assetPrefix}0001`.. */
+  assets?: number;
+  /** Default from the content owner id: 'demo-co' -> 'co-a'. */
+  assetPrefix?: string;
+  /** Also write `${outDir}/exchange_rates.csv` (writeAllExports). */
+  rates?: boolean;
+}
+
+/** One channel of a content owner; unset fields come from the generator options (prefixes from the channel id). */
+export interface OwnedChannel {
+  channel: string;
+  videos?: number;
+  videoPrefix?: string;
+  videoWidth?: number;
+  playlists?: number;
+  playlistPrefix?: string;
 }
 
 export interface DayExport {
@@ -40,46 +88,10 @@ export interface DayExport {
 
 export const REPORT_VERSIONS: readonly ReportVersion[] = ['a1', 'a2', 'a3'];
 
-export const DIMENSION_COLUMNS = [
-  'date',
-  'channel_id',
-  'video_id',
-  'live_or_on_demand',
-  'subscribed_status',
-  'country_code',
-] as const;
+export const DIMENSION_COLUMNS = BASE;
 
 /** channel_basic_a3 metrics in Google's documented order. */
-export const METRIC_COLUMNS_A3 = [
-  'engaged_views',
-  'views',
-  'comments',
-  'likes',
-  'dislikes',
-  'videos_added_to_playlists',
-  'videos_removed_from_playlists',
-  'shares',
-  'watch_time_minutes',
-  'average_view_duration_seconds',
-  'average_view_duration_percentage',
-  'annotation_click_through_rate',
-  'annotation_close_rate',
-  'annotation_impressions',
-  'annotation_clickable_impressions',
-  'annotation_closable_impressions',
-  'annotation_clicks',
-  'annotation_closes',
-  'card_click_rate',
-  'card_teaser_click_rate',
-  'card_impressions',
-  'card_teaser_impressions',
-  'card_clicks',
-  'card_teaser_clicks',
-  'subscribers_gained',
-  'subscribers_lost',
-  'red_views',
-  'red_watch_time_minutes',
-] as const;
+export const METRIC_COLUMNS_A3 = CHANNEL_BASIC_METRICS;
 
 const NOT_IN_A2 = new Set<string>(['engaged_views']);
 const NOT_IN_A1 = new Set<string>(['engaged_views', 'red_views', 'red_watch_time_minutes']);
@@ -100,6 +112,23 @@ export function defaultVideoPrefix(channel: string): string {
   const demo = /^UCdemo-(.+)$/.exec(channel);
   return `${demo ? demo[1] : channel}-v`;
 }
+
+/** 'UCdemo-alice' -> 'alice-p' (the demo world's playlist ids); any other channel id -> `${channel}-p`. */
+export function defaultPlaylistPrefix(channel: string): string {
+  const demo = /^UCdemo-(.+)$/.exec(channel);
+  return `${demo ? demo[1] : channel}-p`;
+}
+
+/** 'demo-co' -> 'co-a' (the demo world's asset ids); any other content owner -> `${owner}-a`. */
+export function defaultAssetPrefix(contentOwner: string): string {
+  const demo = /^demo-(.+)$/.exec(contentOwner);
+  return `${demo ? demo[1] : contentOwner}-a`;
+}
+
+export const DEFAULT_PLAYLISTS = 10;
+export const DEFAULT_ASSETS = 50;
+export const PLAYLIST_WIDTH = 2;
+export const ASSET_WIDTH = 4;
 
 // ---------------------------------------------------------------------------------------------------------------
 // Validation
@@ -138,154 +167,99 @@ export function validateOptions(o: GeneratorOptions): string[] {
     errors.push(`video width ${o.videoWidth} is too small for ${o.videos} videos`);
   }
   if (!REPORT_VERSIONS.includes(o.version)) errors.push('version must be one of a1, a2, a3');
+  validateFamilyOptions(o, errors, intIn);
   return errors;
 }
 
-function assertValid(o: GeneratorOptions): void {
+/** The options only writeAllExports uses; each is checked only when given. */
+function validateFamilyOptions(
+  o: GeneratorOptions,
+  errors: string[],
+  intIn: (name: string, v: number, min: number, max: number) => void,
+): void {
+  const safe = (name: string, v: unknown) => {
+    if (typeof v !== 'string' || !SAFE_ID.test(v))
+      errors.push(`${name} must be non-empty letters, digits, "_" and "-"`);
+  };
+  const playlistWidth = o.playlistWidth ?? PLAYLIST_WIDTH;
+  if (o.playlistWidth !== undefined) intIn('playlist width', o.playlistWidth, 1, 8);
+  const playlists = (name: string, n: number) => {
+    intIn(name, n, 0, 10 ** Math.min(8, Math.max(1, playlistWidth)) - 1);
+  };
+  if (o.playlists !== undefined) playlists('playlists', o.playlists);
+  if (o.playlistPrefix !== undefined) safe('playlist prefix', o.playlistPrefix);
+  if (o.contentOwner !== undefined) safe('content owner', o.contentOwner);
+  if (o.assets !== undefined) intIn('assets', o.assets, 1, 10 ** ASSET_WIDTH - 1);
+  if (o.assetPrefix !== undefined) safe('asset prefix', o.assetPrefix);
+  if (o.rates !== undefined && typeof o.rates !== 'boolean') errors.push('rates must be true or false');
+  if (o.channels !== undefined) {
+    if (!Array.isArray(o.channels) || o.channels.length === 0) errors.push('channels must be a non-empty list');
+    const seen = new Set<string>();
+    for (const entry of Array.isArray(o.channels) ? o.channels : []) {
+      const c: OwnedChannel = typeof entry === 'string' ? { channel: entry } : entry;
+      safe('every channel of channels', c.channel);
+      if (seen.has(c.channel)) errors.push(`channel ${c.channel} is listed twice`);
+      seen.add(c.channel);
+      if (c.videos !== undefined) intIn(`videos of ${c.channel}`, c.videos, 1, MAX_VIDEOS);
+      if (c.videoWidth !== undefined) intIn(`video width of ${c.channel}`, c.videoWidth, 1, 16);
+      if (c.videoPrefix !== undefined) safe(`video prefix of ${c.channel}`, c.videoPrefix);
+      if (c.playlists !== undefined) playlists(`playlists of ${c.channel}`, c.playlists);
+      if (c.playlistPrefix !== undefined) safe(`playlist prefix of ${c.channel}`, c.playlistPrefix);
+      const videos = c.videos ?? o.videos;
+      const width = c.videoWidth ?? o.videoWidth;
+      if (Number.isInteger(videos) && Number.isInteger(width) && String(videos).length > width) {
+        errors.push(`video width ${width} of ${c.channel} is too small for ${videos} videos`);
+      }
+    }
+  }
+  if (o.reports !== undefined) {
+    if (!Array.isArray(o.reports) || o.reports.some((r) => typeof r !== 'string')) {
+      errors.push('reports must be a list of report types');
+    } else {
+      const { unknown, ids } = matchReports(o);
+      for (const r of unknown) errors.push(`unknown report type or prefix "${r}"`);
+      const owned = ids.filter((id) => isOwnerFamily(parseReportType(id)!.family));
+      if (owned.length > 0 && o.contentOwner === undefined) {
+        const more = owned.length > 3 ? ` and ${owned.length - 3} more` : '';
+        errors.push(`content-owner reports (${owned.slice(0, 3).join(', ')}${more}) need a content owner`);
+      }
+    }
+  }
+}
+
+/** The report type ids the options ask for (catalogue order), and the entries that match nothing. */
+function matchReports(o: GeneratorOptions): { ids: string[]; unknown: string[] } {
+  const era = REPORT_VERSIONS.includes(o.version) ? o.version : 'a3';
+  const ids = new Set<string>();
+  const unknown: string[] = [];
+  const add = (f: ReportFamily) => ids.add(`${f.type}_${versionForEra(f, era).version}`);
+  for (const entry of o.reports ?? ['channel_basic']) {
+    if (entry === 'all') {
+      for (const f of REPORT_FAMILIES) if (!isOwnerFamily(f) || o.contentOwner !== undefined) add(f);
+    } else if (parseReportType(entry)) {
+      ids.add(entry);
+    } else {
+      const matched = REPORT_FAMILIES.filter((f) => f.type === entry || f.type.startsWith(`${entry}_`));
+      if (matched.length === 0) unknown.push(entry);
+      for (const f of matched) add(f);
+    }
+  }
+  const order = (id: string) => REPORT_FAMILIES.indexOf(parseReportType(id)!.family);
+  return { ids: [...ids].sort((a, b) => order(a) - order(b) || (a < b ? 1 : -1)), unknown };
+}
+
+/** The report type ids writeAllExports writes for these options, in catalogue order; throws on unknown entries. */
+export function resolveReports(o: GeneratorOptions): string[] {
+  const { ids, unknown } = matchReports(o);
+  if (unknown.length > 0) throw new Error(`unknown report type or prefix: ${unknown.join(', ')}`);
+  return ids;
+}
+
+/** Throws the validation messages (shared with export-world.ts). */
+export function assertValid(o: GeneratorOptions): void {
   const errors = validateOptions(o);
   if (errors.length > 0) throw new Error(`invalid generator options: ${errors.join('; ')}`);
 }
-
-// ---------------------------------------------------------------------------------------------------------------
-// Randomness
-
-/** FNV-1a over the parts, finished with the murmur3 avalanche: a well-mixed 32-bit seed. */
-export function hash32(...parts: (string | number)[]): number {
-  let h = 0x811c9dc5;
-  for (const part of parts) {
-    const s = String(part);
-    for (let i = 0; i < s.length; i++) {
-      h ^= s.charCodeAt(i);
-      h = Math.imul(h, 0x01000193);
-    }
-    h ^= 0xff;
-    h = Math.imul(h, 0x01000193);
-  }
-  h ^= h >>> 16;
-  h = Math.imul(h, 0x85ebca6b);
-  h ^= h >>> 13;
-  h = Math.imul(h, 0xc2b2ae35);
-  h ^= h >>> 16;
-  return h >>> 0;
-}
-
-/** mulberry32 with a few distributions on top. */
-export class Rng {
-  private state: number;
-  private spare = 0;
-  private hasSpare = false;
-
-  constructor(seed: number) {
-    this.state = seed >>> 0;
-  }
-
-  /** Uniform in [0, 1). */
-  next(): number {
-    this.state = (this.state + 0x6d2b79f5) | 0;
-    let t = this.state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  }
-
-  between(min: number, max: number): number {
-    return min + (max - min) * this.next();
-  }
-
-  /** Integer in [0, n). */
-  int(n: number): number {
-    return Math.floor(this.next() * n);
-  }
-
-  normal(): number {
-    if (this.hasSpare) {
-      this.hasSpare = false;
-      return this.spare;
-    }
-    const r = Math.sqrt(-2 * Math.log(1 - this.next()));
-    const a = 2 * Math.PI * this.next();
-    this.spare = r * Math.sin(a);
-    this.hasSpare = true;
-    return r * Math.cos(a);
-  }
-
-  /** Lognormal with mean 1. */
-  lognormal(sigma: number): number {
-    return Math.exp(sigma * this.normal() - (sigma * sigma) / 2);
-  }
-
-  /** Poisson: exact (Knuth) for small means, rounded normal above. */
-  poisson(mean: number): number {
-    if (!(mean > 0)) return 0;
-    if (mean < 12) {
-      // exp(-mean) by its Taylor series for the (very common) tiny means: error < 3e-9.
-      const limit = mean < 0.02 ? 1 - mean * (1 - (mean / 2) * (1 - mean / 3)) : Math.exp(-mean);
-      let k = 0;
-      let p = this.next();
-      while (p > limit) {
-        k++;
-        p *= this.next();
-      }
-      return k;
-    }
-    const k = Math.round(mean + Math.sqrt(mean) * this.normal());
-    return Math.max(k, 0);
-  }
-
-  /** Binomial(n, p): exact for small n, Poisson or normal approximation above; always within [0, n]. */
-  binomial(n: number, p: number): number {
-    if (n <= 0 || p <= 0) return 0;
-    if (p >= 1) return n;
-    if (n < 20) {
-      let k = 0;
-      for (let i = 0; i < n; i++) if (this.next() < p) k++;
-      return k;
-    }
-    const mean = n * p;
-    const k = mean < 12 && p < 0.1 ? this.poisson(mean) : Math.round(mean + Math.sqrt(mean * (1 - p)) * this.normal());
-    return k < 0 ? 0 : Math.min(k, n);
-  }
-}
-
-// ---------------------------------------------------------------------------------------------------------------
-// Number formatting (never exponent notation)
-
-/** Rounds to 6 decimals. */
-const round6 = (x: number) => Math.round(x * 1e6) / 1e6;
-
-/** Decimal strings of 0..4095 (most counts are small). */
-const SMALL_INTS = Array.from({ length: 4096 }, (_, i) => String(i));
-/** A non-negative integer as a string. */
-const int = (n: number) => (n < 4096 ? SMALL_INTS[n]! : String(n));
-
-/** "000".."999", and the same with trailing zeros trimmed ("5" for 500, "" for 0). */
-const PAD3 = Array.from({ length: 1000 }, (_, i) => String(i).padStart(3, '0'));
-const TRIM3 = PAD3.map((s) => s.replace(/0+$/, ''));
-/** ".01".."99" with trailing zeros trimmed, by hundredths. */
-const CENTS = Array.from({ length: 100 }, (_, i) => `.${String(i).padStart(2, '0').replace(/0+$/, '')}`);
-
-/** A non-negative decimal with up to 6 decimals, trailing zeros trimmed, never in exponent notation. */
-function dec6(x: number): string {
-  const n = Math.round(x * 1e6);
-  if (!(n > 0)) return '0';
-  const whole = Math.floor(n / 1e6);
-  const frac = n - whole * 1e6;
-  if (frac === 0) return int(whole);
-  const hi = Math.floor(frac / 1000);
-  const lo = frac - hi * 1000;
-  return lo === 0 ? `${int(whole)}.${TRIM3[hi]!}` : `${int(whole)}.${PAD3[hi]!}${TRIM3[lo]!}`;
-}
-
-/** A non-negative decimal with up to 2 decimals (e.g. 43.27), trailing zeros trimmed. */
-function dec2(x: number): string {
-  const n = Math.round(x * 100);
-  if (!(n > 0)) return '0';
-  const whole = Math.floor(n / 100);
-  const frac = n - whole * 100;
-  return frac === 0 ? int(whole) : `${int(whole)}${CENTS[frac]!}`;
-}
-
-const ratio = (num: number, den: number) => (den > 0 ? dec6(num / den) : '0');
 
 // ---------------------------------------------------------------------------------------------------------------
 // The channel plan: videos and their traits
@@ -328,7 +302,7 @@ export const COUNTRY_WEIGHTS: readonly (readonly [string, number])[] = [
   ['LU', 0.05],
   ['MT', 0.05],
 ];
-const UNKNOWN_COUNTRY = 'ZZ';
+export const UNKNOWN_COUNTRY = 'ZZ';
 const UNKNOWN_SHARE = 0.005;
 /** Countries in cell order; the last one is 'ZZ'. */
 export const COUNTRIES: readonly string[] = [...COUNTRY_WEIGHTS.map(([c]) => c), UNKNOWN_COUNTRY];
@@ -344,7 +318,7 @@ const BACKLOG_DAYS = 1095;
 const LIVE_SHARE = 0.03;
 const SHORTS_SHARE = 0.2;
 const EMPTY_DAY_PROBABILITY = 0.003;
-const DIMENSION_VARIANT_PROBABILITY = 0.1;
+export const DIMENSION_VARIANT_PROBABILITY = 0.1;
 
 export interface VideoPlan {
   id: string;
@@ -495,6 +469,22 @@ function ageFactor(v: VideoPlan, age: number): number {
   return v.boost * Math.exp(-age / v.boostDays) + 0.4 + 0.6 * Math.exp(-age / 300);
 }
 
+/** The channel's level on day `d` (trend × weekday × yearly wave), before the day's noise. */
+export function dayTrend(plan: ChannelPlan, d: number, weekday: number): number {
+  return (
+    Math.exp((plan.growthPerYear * d) / 365) *
+    (weekday === 0 || weekday === 6 ? plan.weekendBoost : weekday === 5 ? 1.04 : 1) *
+    (1 + plan.yearlyAmplitude * Math.sin((2 * Math.PI * d) / 365 + plan.yearlyPhase))
+  );
+}
+
+/** A video's mean views on a day (age = days since upload); draws two or three numbers from `rng`. */
+export function videoMean(rng: Rng, v: VideoPlan, age: number, dayFactor: number): number {
+  let mean = v.baseViews * ageFactor(v, age) * dayFactor * rng.lognormal(0.3);
+  if (age === 0) mean *= rng.between(0.3, 1); // uploaded during the day
+  return mean;
+}
+
 // ---------------------------------------------------------------------------------------------------------------
 // Per-file header
 
@@ -506,7 +496,7 @@ const DIMENSION_VARIANTS: readonly (readonly string[])[] = [
 ];
 
 /** Canonical slot of every column: dimensions 0..5, then METRIC_COLUMNS_A3. */
-const CANONICAL_INDEX = new Map<string, number>(
+export const CANONICAL_INDEX = new Map<string, number>(
   [...DIMENSION_COLUMNS, ...METRIC_COLUMNS_A3].map((name, i) => [name, i] as const),
 );
 const SLOTS = CANONICAL_INDEX.size;
@@ -531,7 +521,8 @@ function fileHeader(o: GeneratorOptions, day: number): { header: string[]; order
 // ---------------------------------------------------------------------------------------------------------------
 // Rows
 
-const S = {
+/** Canonical slots of the channel_basic columns (shared with export-world.ts). */
+export const S = {
   date: slot('date'),
   channel: slot('channel_id'),
   video: slot('video_id'),
@@ -586,11 +577,11 @@ const CARD_SLOTS = [
   S.cardClicks,
   S.cardClickRate,
 ];
-const LIVE_DAY: readonly boolean[] = [true, false];
+export const LIVE_DAY: readonly boolean[] = [true, false];
 const ON_DEMAND_ONLY: readonly boolean[] = [false];
 
 /** A row as an array of fields in header order. */
-function rowFields(canon: string[], order: Int32Array): string[] {
+export function rowFields(canon: string[], order: Int32Array): string[] {
   const row = new Array<string>(order.length);
   for (let j = 0; j < order.length; j++) row[j] = canon[order[j]!]!;
   return row;
@@ -600,7 +591,7 @@ function rowFields(canon: string[], order: Int32Array): string[] {
 const lineFields: string[][] = [];
 
 /** A row as a CSV line (no field needs quoting: ids are validated, values are numbers or enum words). */
-function rowLine(canon: string[], order: Int32Array): string {
+export function rowLine(canon: string[], order: Int32Array): string {
   let fields = lineFields[order.length];
   if (!fields) {
     fields = new Array<string>(order.length).fill('');
@@ -611,7 +602,14 @@ function rowLine(canon: string[], order: Int32Array): string {
 }
 
 /** Fills the metric slots of `canon` for one (video, cell) with `views` views. */
-function fillMetrics(rng: Rng, canon: string[], v: VideoPlan, views: number, subscribed: boolean, live: boolean) {
+export function fillMetrics(
+  rng: Rng,
+  canon: string[],
+  v: VideoPlan,
+  views: number,
+  subscribed: boolean,
+  live: boolean,
+) {
   const percentage =
     (live ? v.viewPercentage : v.viewPercentage * (subscribed ? 1.08 : 1)) *
     rng.lognormal(0.03 + 0.15 / Math.sqrt(Math.min(views, 100)));
@@ -712,7 +710,7 @@ function sampleCells(rng: Rng, v: VideoPlan, mean: number): number {
 }
 
 /** YYYYMMDD of day index `day` after `startMs`. */
-function compactDate(startMs: number, day: number): string {
+export function compactDate(startMs: number, day: number): string {
   return new Date(startMs + day * 86_400_000).toISOString().slice(0, 10).replaceAll('-', '');
 }
 
@@ -721,7 +719,8 @@ export function generateDays(o: GeneratorOptions): Generator<DayExport, void, un
   return generate(o, rowFields);
 }
 
-function* generate<Row>(
+/** channel_basic days with rows built by `emit` (shared with export-world.ts, which writes lines). */
+export function* generate<Row>(
   o: GeneratorOptions,
   emit: (canon: string[], order: Int32Array) => Row,
 ): Generator<{ date: string; header: string[]; rows: Row[] }, void, undefined> {
@@ -741,19 +740,13 @@ function* generate<Row>(
       continue;
     }
     canon[S.date] = date;
-    const weekday = (startWeekday + d) % 7;
-    const dayFactor =
-      Math.exp((plan.growthPerYear * d) / 365) *
-      (weekday === 0 || weekday === 6 ? plan.weekendBoost : weekday === 5 ? 1.04 : 1) *
-      (1 + plan.yearlyAmplitude * Math.sin((2 * Math.PI * d) / 365 + plan.yearlyPhase)) *
-      rng.lognormal(0.05);
+    const dayFactor = dayTrend(plan, d, (startWeekday + d) % 7) * rng.lognormal(0.05);
 
     let dayViews = 0;
     for (const v of plan.videos) {
       if (v.publishDay > d) break; // videos are in upload order
       const age = d - v.publishDay;
-      let mean = v.baseViews * ageFactor(v, age) * dayFactor * rng.lognormal(0.3);
-      if (age === 0) mean *= rng.between(0.3, 1); // uploaded during the day
+      const mean = videoMean(rng, v, age, dayFactor);
       canon[S.video] = v.id;
       const liveShare = v.live && age === 0 ? rng.between(0.6, 0.9) : 0;
       for (const live of liveShare > 0 ? LIVE_DAY : ON_DEMAND_ONLY) {
@@ -808,6 +801,41 @@ export function exportDir(o: Pick<GeneratorOptions, 'channel' | 'version'>, outD
   return path.join(outDir, o.channel, `channel_basic_${o.version}`);
 }
 
+/** Writes one `${date}.csv[.gz]` per day into `dir`. */
+export async function writeDays(
+  days: Iterable<{ date: string; header: string[]; rows: string[] }>,
+  dir: string,
+  gzip: boolean,
+  onFile?: (file: string, rows: number) => void,
+): Promise<{ files: number; rows: number; headerOnly: number }> {
+  await mkdir(dir, { recursive: true });
+  let files = 0;
+  let rows = 0;
+  let headerOnly = 0;
+  // One write in flight while the next file is generated: the I/O (and gzip, on the thread pool) overlaps the CPU work.
+  let pending: Promise<void> | undefined;
+  try {
+    for (const day of days) {
+      const text = `${day.header.join(',')}\n${day.rows.length > 0 ? `${day.rows.join('\n')}\n` : ''}`;
+      const file = path.join(dir, `${day.date}.csv${gzip ? '.gz' : ''}`);
+      const count = day.rows.length;
+      await pending;
+      pending = (gzip ? gzipAsync(text) : Promise.resolve(text)).then(async (body) => {
+        await writeFile(file, body);
+        onFile?.(file, count);
+      });
+      files++;
+      rows += count;
+      if (count === 0) headerOnly++;
+    }
+  } catch (err) {
+    await pending?.catch(() => undefined);
+    throw err;
+  }
+  await pending;
+  return { files, rows, headerOnly };
+}
+
 /** Writes `${outDir}/${channel}/channel_basic_${version}/${YYYYMMDD}.csv[.gz]`, one file per day. */
 export async function writeExports(
   o: GeneratorOptions,
@@ -815,29 +843,6 @@ export async function writeExports(
   onFile?: (file: string, rows: number) => void,
 ): Promise<{ files: number; rows: number }> {
   assertValid(o);
-  const dir = exportDir(o, outDir);
-  await mkdir(dir, { recursive: true });
-  let files = 0;
-  let rows = 0;
-  // One write in flight while the next file is generated: the I/O (and gzip, on the thread pool) overlaps the CPU work.
-  let pending: Promise<void> | undefined;
-  try {
-    for (const day of generate(o, rowLine)) {
-      const text = `${day.header.join(',')}\n${day.rows.length > 0 ? `${day.rows.join('\n')}\n` : ''}`;
-      const file = path.join(dir, `${day.date}.csv${o.gzip ? '.gz' : ''}`);
-      const count = day.rows.length;
-      await pending;
-      pending = (o.gzip ? gzipAsync(text) : Promise.resolve(text)).then(async (body) => {
-        await writeFile(file, body);
-        onFile?.(file, count);
-      });
-      files++;
-      rows += count;
-    }
-  } catch (err) {
-    await pending?.catch(() => undefined);
-    throw err;
-  }
-  await pending;
+  const { files, rows } = await writeDays(generate(o, rowLine), exportDir(o, outDir), o.gzip, onFile);
   return { files, rows };
 }

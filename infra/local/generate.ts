@@ -1,23 +1,31 @@
 /**
  * `npm run generate -- --channel UCdemo-alice --videos 600 --days 365 --out DIR [--start 2025-11-01] [--seed 42]
- *   [--video-prefix alice-v] [--video-width 4] [--version a3] [--gzip]`
- * Writes seeded, realistic YouTube Reporting API channel_basic bulk export files (one CSV per day) to
- * DIR/<channel>/channel_basic_<version>/YYYYMMDD.csv[.gz] and prints a one-line summary. See export-generator.ts.
+ *   [--video-prefix alice-v] [--video-width 4] [--version a3] [--gzip] [--reports all|a,b,c] [--playlists 10]
+ *   [--playlist-prefix alice-p] [--content-owner demo-co --channels UCdemo-carol,UCx] [--assets 50]
+ *   [--asset-prefix co-a] [--rates]`
+ * Writes seeded, realistic YouTube Reporting API bulk export files (one CSV per report type and day) to
+ * DIR/<channel or content owner>/<report type id>/YYYYMMDD.csv[.gz] (default: channel_basic only), and with --rates
+ * DIR/exchange_rates.csv; prints a one-line summary per report type. See export-generator.ts and export-world.ts.
  */
 import { parseArgs } from 'node:util';
 import {
   defaultVideoPrefix,
-  exportDir,
   type GeneratorOptions,
   REPORT_VERSIONS,
   type ReportVersion,
   validateOptions,
-  writeExports,
 } from './export-generator';
+import { writeAllExports } from './export-world';
 
 const USAGE = `usage: npm run generate -- --channel <channel id> --videos <n> --days <n> --out <dir>
          [--start YYYY-MM-DD] [--seed <int>] [--video-prefix <prefix>] [--video-width <n>] [--version a1|a2|a3] [--gzip]
-defaults: --start 2025-11-01 --seed 42 --video-prefix <from channel: UCdemo-alice -> alice-v> --video-width 4 --version a3`;
+         [--reports all|<type or prefix>,...] [--playlists <n>] [--playlist-prefix <prefix>]
+         [--content-owner <id> [--channels <channel id>,...] [--assets <n>] [--asset-prefix <prefix>]] [--rates]
+defaults: --start 2025-11-01 --seed 42 --video-prefix <from channel: UCdemo-alice -> alice-v> --video-width 4 --version a3
+          --reports channel_basic --playlists 10 --playlist-prefix <UCdemo-alice -> alice-p> --channels <--channel>
+          --assets 50 --asset-prefix <demo-co -> co-a>
+--reports takes report type ids (channel_traffic_source_a2) or prefixes (channel_traffic_source, playlist,
+content_owner, ...; at the version matching --version); "all" adds content-owner types only with --content-owner.`;
 
 function fail(message: string): never {
   console.error(`error: ${message}\n${USAGE}`);
@@ -26,6 +34,12 @@ function fail(message: string): never {
 
 /** A whole decimal number, or NaN (so "12abc", "1e3" and "" are rejected). */
 const integer = (s: string) => (/^-?\d+$/.test(s.trim()) ? Number(s) : Number.NaN);
+/** A comma-separated list without empty entries. */
+const list = (s: string) =>
+  s
+    .split(',')
+    .map((x) => x.trim())
+    .filter(Boolean);
 
 function parse() {
   return parseArgs({
@@ -42,6 +56,14 @@ function parse() {
       'video-width': { type: 'string', default: '4' },
       version: { type: 'string', default: 'a3' },
       gzip: { type: 'boolean', default: false },
+      reports: { type: 'string' },
+      playlists: { type: 'string' },
+      'playlist-prefix': { type: 'string' },
+      'content-owner': { type: 'string' },
+      channels: { type: 'string' },
+      assets: { type: 'string' },
+      'asset-prefix': { type: 'string' },
+      rates: { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false },
     },
   });
@@ -62,6 +84,11 @@ for (const required of ['channel', 'videos', 'days', 'out'] as const) {
   if (!values[required]) fail(`--${required} is required`);
 }
 if (!REPORT_VERSIONS.includes(values.version as ReportVersion)) fail('--version must be one of a1, a2, a3');
+for (const needsOwner of ['channels', 'assets', 'asset-prefix'] as const) {
+  if (values[needsOwner] !== undefined && values['content-owner'] === undefined) {
+    fail(`--${needsOwner} needs --content-owner`);
+  }
+}
 
 const channel = values.channel!;
 const options: GeneratorOptions = {
@@ -74,14 +101,32 @@ const options: GeneratorOptions = {
   videoWidth: integer(values['video-width']),
   version: values.version as ReportVersion,
   gzip: values.gzip,
+  ...(values.reports !== undefined && { reports: list(values.reports) }),
+  ...(values.playlists !== undefined && { playlists: integer(values.playlists) }),
+  ...(values['playlist-prefix'] !== undefined && { playlistPrefix: values['playlist-prefix'] }),
+  ...(values['content-owner'] !== undefined && { contentOwner: values['content-owner'] }),
+  ...(values.channels !== undefined && { channels: list(values.channels) }),
+  ...(values.assets !== undefined && { assets: integer(values.assets) }),
+  ...(values['asset-prefix'] !== undefined && { assetPrefix: values['asset-prefix'] }),
+  ...(values.rates && { rates: true }),
 };
 const errors = validateOptions(options);
 if (errors.length > 0) fail(errors.join('\n       '));
 
 const started = performance.now();
-const { files, rows } = await writeExports(options, values.out!);
-const seconds = (performance.now() - started) / 1000;
-console.log(
-  `channel_basic_${options.version} ${channel}: ${files} files, ${rows} rows in ${seconds.toFixed(2)} s ` +
-    `(${Math.round(rows / seconds)} rows/s) -> ${exportDir(options, values.out!)}`,
-);
+const summary = await writeAllExports(options, values.out!);
+const rate = (rows: number, seconds: number) => Math.round(rows / Math.max(seconds, 1e-3));
+for (const r of summary.reports) {
+  console.log(
+    `${r.reportType} ${r.owner}: ${r.files} files, ${r.rows} rows in ${r.seconds.toFixed(2)} s ` +
+      `(${rate(r.rows, r.seconds)} rows/s${r.headerOnly > 0 ? `, ${r.headerOnly} header-only` : ''}) -> ${r.dir}`,
+  );
+}
+if (summary.rates) console.log(`exchange rates: ${summary.rates.rows} rows -> ${summary.rates.file}`);
+if (summary.reports.length > 1) {
+  const seconds = (performance.now() - started) / 1000;
+  console.log(
+    `total: ${summary.reports.length} report types, ${summary.files} files, ${summary.rows} rows in ` +
+      `${seconds.toFixed(2)} s (${rate(summary.rows, seconds)} rows/s)`,
+  );
+}

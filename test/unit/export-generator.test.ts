@@ -1,13 +1,35 @@
 /**
  * The bulk-export generator (infra/local/export-generator.ts): deterministic, shaped like channel_basic_a1/a2/a3
  * files, internally consistent numbers, and realistic aggregate behaviour (uploads, power law, weekends, size).
+ * Then the other report families (export-families.ts, export-world.ts) and the exchange rates (exchange-rates.ts):
+ * exact columns per the reference, codes from the ingest's code tables, details and provinces only where they belong,
+ * demographics summing to 100, valid content-owner combinations, consistent revenue, bounded sizes.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  AD_TYPES,
+  AGE_GROUPS,
+  DEVICE_TYPES,
+  GENDERS,
+  OPERATING_SYSTEMS,
+  PLAYBACK_LOCATION_TYPES,
+  SHARING_SERVICES,
+  TRAFFIC_SOURCE_TYPES,
+} from '../../functions/core/reports/ingest/code-tables';
+import { parseCsv as parseCsvTable } from '../../functions/core/reports/ingest/csv';
+import { CURRENCIES, exchangeRatesCsv, generateExchangeRates } from '../../infra/local/exchange-rates';
+import {
+  CODE_WEIGHT_TABLES,
+  DETAIL_TRAFFIC_TYPES,
+  REPORT_FAMILIES,
+  reportTypeColumns,
+} from '../../infra/local/export-families';
 import {
   type DayExport,
   DIMENSION_COLUMNS,
@@ -16,11 +38,14 @@ import {
   generateDays,
   metricColumns,
   planChannel,
+  REPORT_VERSIONS,
   type ReportVersion,
   reportColumns,
+  resolveReports,
   validateOptions,
   writeExports,
 } from '../../infra/local/export-generator';
+import { type ExportSummary, generateReportDays, planWorld, writeAllExports } from '../../infra/local/export-world';
 
 const ROOT = path.resolve(import.meta.dirname, '..', '..');
 
@@ -445,6 +470,793 @@ describe('CLI', () => {
         ({ status, stderr } = err as { status: number; stderr: string });
       }
       expect(status, args.join(' ')).toBe(2);
+      expect(stderr).toMatch(/usage: npm run generate/);
+    }
+  }, 60_000);
+});
+
+// ---------------------------------------------------------------------------------------------------------------
+// The other report families (export-families.ts, export-world.ts) and the exchange rates
+
+/** Every file under `${dir}/${owner}/${type}`, by report type. */
+const readTree = (dir: string) => {
+  const out = new Map<string, { owner: string; files: Map<string, Buffer> }>();
+  for (const owner of readdirSync(dir)) {
+    const ownerDir = path.join(dir, owner);
+    if (!statSync(ownerDir).isDirectory()) continue;
+    for (const type of readdirSync(ownerDir)) {
+      const typeDir = path.join(ownerDir, type);
+      out.set(type, {
+        owner,
+        files: new Map(readdirSync(typeDir).map((f) => [f, readFileSync(path.join(typeDir, f))])),
+      });
+    }
+  }
+  return out;
+};
+
+interface FileTable {
+  type: string;
+  owner: string;
+  date: string;
+  header: string[];
+  rows: Record<string, string>[];
+}
+
+/** Parses every file with the ingest's RFC 4180 reader (the generator quotes free text that needs it). */
+const readTables = (dir: string): FileTable[] =>
+  [...readTree(dir)].flatMap(([type, { owner, files }]) =>
+    [...files].map(([name, content]) => {
+      const table = parseCsvTable(name, content.toString('utf8'));
+      const header = [...table.header];
+      const rows = table.rows.map((r) => Object.fromEntries(header.map((h, i) => [h, r.fields[i]!])));
+      return { type, owner, date: name.slice(0, 8), header, rows };
+    }),
+  );
+
+const familyOf = (type: string) => type.replace(/_a\d+$/, '');
+const sameBytes = (a: Map<string, Buffer>, b: Map<string, Buffer>) =>
+  a.size === b.size && [...a].every(([name, content]) => b.get(name)?.equals(content) === true);
+const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
+
+const CODE_COLUMNS: Readonly<Record<string, Readonly<Record<string, string>>>> = {
+  traffic_source_type: TRAFFIC_SOURCE_TYPES,
+  playback_location_type: PLAYBACK_LOCATION_TYPES,
+  device_type: DEVICE_TYPES,
+  operating_system: OPERATING_SYSTEMS,
+  sharing_service: SHARING_SERVICES,
+  ad_type: AD_TYPES,
+};
+/** In-video element codes (reporting-api §2.7); the ingest has no table for them. */
+// biome-ignore format: code lists
+const ELEMENT_CODES: Readonly<Record<string, readonly string[]>> = {
+  annotation_type: ['0', '1', '3', '4', '8', '9', '10', '11', '12', '30'],
+  card_type: ['0', '60', '61', '62', '63', '65', '66', '68', '69'],
+  end_screen_element_type: ['501', '502', '503', '504', '505', '506', '507', '508', '509', '510'],
+};
+/** §2.2: the traffic-source types whose detail column can hold something. */
+const DETAIL_CAPABLE = new Set(['1', '3', '4', '5', '7', '8', '9', '14', '17', '18', '19', '20', '24', '32']);
+/** Dimension columns of every family (§2.1). */
+// biome-ignore format: column list
+const DIMENSIONS = new Set([
+  'date', 'channel_id', 'playlist_id', 'video_id', 'asset_id', 'claimed_status', 'uploader_type', 'live_or_on_demand',
+  'subscribed_status', 'country_code', 'province_code', 'playback_location_type', 'playback_location_detail',
+  'traffic_source_type', 'traffic_source_detail', 'device_type', 'operating_system', 'age_group', 'gender',
+  'sharing_service', 'subtitle_language', 'subtitle_language_autotranslated', 'annotation_type', 'annotation_id',
+  'card_type', 'card_id', 'end_screen_element_type', 'end_screen_element_id', 'ad_type',
+]);
+
+describe('report type columns', () => {
+  // Column lists written out from reporting-api.md §4, §5, §7 (BASE, CBASE, VIEWSET, PSET, …).
+  const BASE = ['date', 'channel_id', 'video_id', 'live_or_on_demand', 'subscribed_status', 'country_code'];
+  // biome-ignore format: column list
+  const PBASE = ['date', 'channel_id', 'playlist_id', 'video_id', 'live_or_on_demand', 'subscribed_status', 'country_code'];
+  // biome-ignore format: column list
+  const CBASE = ['date', 'channel_id', 'video_id', 'claimed_status', 'uploader_type', 'live_or_on_demand', 'subscribed_status', 'country_code'];
+  // biome-ignore format: column list
+  const VIEWSET = ['engaged_views', 'views', 'watch_time_minutes', 'average_view_duration_seconds', 'average_view_duration_percentage', 'red_views', 'red_watch_time_minutes'];
+  const VIEWSET_A2 = VIEWSET.slice(1);
+  // biome-ignore format: column list
+  const ANNOTATIONS = ['annotation_click_through_rate', 'annotation_close_rate', 'annotation_impressions', 'annotation_clickable_impressions', 'annotation_closable_impressions', 'annotation_clicks', 'annotation_closes'];
+  // biome-ignore format: column list
+  const CARDS = ['card_click_rate', 'card_teaser_click_rate', 'card_impressions', 'card_teaser_impressions', 'card_clicks', 'card_teaser_clicks'];
+  const END_SCREENS = ['end_screen_element_impressions', 'end_screen_element_clicks', 'end_screen_element_click_rate'];
+  // biome-ignore format: column list
+  const PSET_A1 = ['views', 'watch_time_minutes', 'average_view_duration_seconds', 'playlist_starts', 'playlist_saves_added', 'playlist_saves_removed'];
+  const RED = ['red_views', 'red_watch_time_minutes'];
+  // biome-ignore format: column list
+  const CO_BASIC_A3 = [...CBASE, 'views', 'comments', 'shares', 'watch_time_minutes', 'average_view_duration_seconds', 'average_view_duration_percentage', ...ANNOTATIONS, ...CARDS, 'subscribers_gained', 'subscribers_lost', 'videos_added_to_playlists', 'videos_removed_from_playlists', 'likes', 'dislikes', ...RED];
+
+  // biome-ignore format: column lists
+  const EXPECTED: Record<string, string[]> = {
+    channel_traffic_source_a3: [...BASE, 'traffic_source_type', 'traffic_source_detail', ...VIEWSET],
+    channel_traffic_source_a2: [...BASE, 'traffic_source_type', 'traffic_source_detail', ...VIEWSET_A2],
+    channel_province_a3: [...BASE, 'province_code', ...VIEWSET.slice(0, 5), ...ANNOTATIONS, ...CARDS, ...RED],
+    channel_province_a2: [...BASE, 'province_code', ...VIEWSET_A2.slice(0, 4), ...ANNOTATIONS, ...CARDS, ...RED],
+    channel_combined_a3: [...BASE, 'playback_location_type', 'traffic_source_type', 'device_type', 'operating_system', ...VIEWSET],
+    channel_combined_a2: [...BASE, 'playback_location_type', 'traffic_source_type', 'device_type', 'operating_system', ...VIEWSET_A2],
+    channel_demographics_a1: [...BASE, 'age_group', 'gender', 'views_percentage'],
+    channel_sharing_service_a1: [...BASE, 'sharing_service', 'shares'],
+    channel_annotations_a2: [...BASE, 'annotation_type', 'annotation_id', ...ANNOTATIONS],
+    channel_cards_a1: [...BASE, 'card_type', 'card_id', ...CARDS],
+    channel_end_screens_a2: [...BASE, 'end_screen_element_type', 'end_screen_element_id', ...END_SCREENS],
+    channel_subtitles_a2: [...BASE, 'subtitle_language', 'subtitle_language_autotranslated', ...VIEWSET_A2],
+    playlist_basic_a2: [...PBASE, 'engaged_views', ...PSET_A1],
+    playlist_basic_a1: [...PBASE, ...PSET_A1],
+    playlist_device_os_a1: [...PBASE, 'device_type', 'operating_system', ...PSET_A1],
+    content_owner_basic_a4: [...CO_BASIC_A3.slice(0, 8), 'engaged_views', ...CO_BASIC_A3.slice(8)],
+    content_owner_basic_a3: CO_BASIC_A3,
+    content_owner_basic_a2: CO_BASIC_A3.slice(0, -2),
+    content_owner_device_os_a2: [...CBASE, 'device_type', 'operating_system', ...VIEWSET_A2],
+    content_owner_playlist_combined_a1: [...PBASE, 'playback_location_type', 'traffic_source_type', 'device_type', 'operating_system', ...PSET_A1],
+    content_owner_estimated_revenue_a1: ['date', 'channel_id', 'video_id', 'claimed_status', 'uploader_type', 'country_code', 'estimated_partner_revenue', 'estimated_partner_ad_revenue', 'estimated_partner_ad_auction_revenue', 'estimated_partner_ad_reserved_revenue', 'estimated_youtube_ad_revenue', 'estimated_monetized_playbacks', 'estimated_playback_based_cpm', 'ad_impressions', 'estimated_cpm', 'estimated_partner_red_revenue', 'estimated_partner_transaction_revenue'],
+    content_owner_ad_rates_a1: ['date', 'channel_id', 'video_id', 'claimed_status', 'uploader_type', 'country_code', 'ad_type', 'estimated_youtube_ad_revenue', 'ad_impressions', 'estimated_cpm'],
+    content_owner_asset_basic_a3: ['date', 'channel_id', 'video_id', 'asset_id', ...CBASE.slice(3), 'engaged_views', 'views', 'comments', 'likes', 'dislikes', 'videos_added_to_playlists', 'videos_removed_from_playlists', 'shares', 'watch_time_minutes', 'average_view_duration_seconds', 'average_view_duration_percentage', ...ANNOTATIONS, ...CARDS, ...RED],
+    content_owner_asset_estimated_revenue_a1: ['date', 'channel_id', 'video_id', 'asset_id', 'claimed_status', 'uploader_type', 'country_code', 'estimated_partner_revenue', 'estimated_partner_ad_revenue', 'estimated_partner_ad_auction_revenue', 'estimated_partner_ad_reserved_revenue', 'estimated_partner_red_revenue', 'estimated_partner_transaction_revenue'],
+  };
+
+  it('are the documented lists, in documented order, for current and previous versions', () => {
+    for (const [type, columns] of Object.entries(EXPECTED)) expect(reportTypeColumns(type), type).toEqual(columns);
+  });
+
+  it('hold the real headers quoted in the reference (as sets: real metric order differs)', () => {
+    // biome-ignore format: real headers
+    const real = {
+      channel_traffic_source_a3: 'date,channel_id,video_id,live_or_on_demand,subscribed_status,country_code,traffic_source_type,traffic_source_detail,views,engaged_views,watch_time_minutes,average_view_duration_seconds,average_view_duration_percentage,red_views,red_watch_time_minutes',
+      playlist_traffic_source_a2: 'date,channel_id,playlist_id,video_id,live_or_on_demand,subscribed_status,country_code,traffic_source_type,traffic_source_detail,views,engaged_views,watch_time_minutes,average_view_duration_seconds,playlist_starts,playlist_saves_added,playlist_saves_removed',
+    };
+    for (const [type, header] of Object.entries(real)) {
+      expect([...reportTypeColumns(type)].sort(), type).toEqual(header.split(',').sort());
+    }
+  });
+
+  it('have the dimension counts of every channel family (basic 6 … combined 10)', () => {
+    // biome-ignore format: counts
+    const counts = { channel_basic: 6, channel_province: 7, channel_playback_location: 8, channel_traffic_source: 8, channel_device_os: 8, channel_demographics: 8, channel_sharing_service: 7, channel_subtitles: 8, channel_annotations: 8, channel_cards: 8, channel_end_screens: 8, channel_combined: 10 };
+    for (const [type, n] of Object.entries(counts)) {
+      const f = REPORT_FAMILIES.find((x) => x.type === type)!;
+      expect(f.dimensions.length, type).toBe(n);
+      expect(
+        f.dimensions.every((d) => DIMENSIONS.has(d)),
+        type,
+      ).toBe(true);
+    }
+  });
+
+  it('keep channel_basic equal to the versions of export-generator.ts', () => {
+    for (const v of REPORT_VERSIONS) expect(reportTypeColumns(`channel_basic_${v}`)).toEqual(reportColumns(v));
+    expect(() => reportTypeColumns('channel_basic_a9')).toThrow(/unknown/);
+  });
+
+  it('resolve prefixes at the version of the options, exact ids as given, and reject unknown names', () => {
+    const o = options();
+    expect(resolveReports(o)).toEqual(['channel_basic_a3']);
+    expect(resolveReports({ ...o, reports: ['channel_traffic_source', 'playlist_basic_a1'] })).toEqual([
+      'channel_traffic_source_a3',
+      'playlist_basic_a1',
+    ]);
+    expect(
+      resolveReports({ ...o, version: 'a2', reports: ['channel_basic', 'channel_combined', 'playlist_combined'] }),
+    ).toEqual(['channel_basic_a2', 'channel_combined_a2', 'playlist_combined_a1']);
+    expect(resolveReports({ ...o, version: 'a1', contentOwner: 'demo-co', reports: ['content_owner_basic'] })).toEqual([
+      'content_owner_basic_a2',
+    ]);
+    const all = resolveReports({ ...o, reports: ['all'] });
+    expect(all).toHaveLength(18);
+    expect(all.every((id) => /^(channel|playlist)_/.test(id))).toBe(true);
+    expect(resolveReports({ ...o, reports: ['all'], contentOwner: 'demo-co' })).toHaveLength(REPORT_FAMILIES.length);
+    expect(validateOptions({ ...o, reports: ['channel_bogus', 'channel_basic_a7'] })).toEqual([
+      'unknown report type or prefix "channel_bogus"',
+      'unknown report type or prefix "channel_basic_a7"',
+    ]);
+    expect(validateOptions({ ...o, reports: ['content_owner_basic'] }).join()).toMatch(/need a content owner/);
+  });
+
+  it('validate the family options', () => {
+    const o = options();
+    expect(
+      validateOptions({ ...o, playlists: 10, contentOwner: 'demo-co', channels: ['UCdemo-carol'], rates: true }),
+    ).toEqual([]);
+    const errors = validateOptions({
+      ...o,
+      playlists: 100,
+      playlistPrefix: 'a b',
+      contentOwner: 'x/y',
+      channels: ['UCdemo-carol', 'UCdemo-carol', { channel: 'UCx', videos: 100_000 }],
+      assets: 0,
+    }).join('\n');
+    expect(errors).toMatch(/playlists must be an integer from 0 to 99/);
+    expect(errors).toMatch(/playlist prefix/);
+    expect(errors).toMatch(/content owner/);
+    expect(errors).toMatch(/UCdemo-carol is listed twice/);
+    expect(errors).toMatch(/video width 4 of UCx is too small/);
+    expect(errors).toMatch(/assets must be/);
+  });
+});
+
+describe('code weight tables', () => {
+  // The codes reporting-api.md §2.2–§2.8 lists. The generator writes only those code-tables.ts also names (the test
+  // of the written files checks that), so a code the ingest lacks is left out rather than written.
+  const range = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => String(from + i));
+  const DOCUMENTED = new Map<Readonly<Record<string, string>>, readonly string[]>([
+    [
+      TRAFFIC_SOURCE_TYPES,
+      ['0', '1', '3', '4', '5', '7', '8', '9', '11', '14', '17', '18', '19', '20', ...range(23, 32)],
+    ],
+    [PLAYBACK_LOCATION_TYPES, ['0', '1', '2', '5', '7', '8', '10']],
+    [DEVICE_TYPES, range(100, 105)],
+    [OPERATING_SYSTEMS, [...range(1, 7), ...range(9, 31)]],
+    [AD_TYPES, ['1', '2', '3', '5', '6', '13', '15', '19', '20']],
+    [SHARING_SERVICES, Object.keys(SHARING_SERVICES)],
+    [AGE_GROUPS, Object.keys(AGE_GROUPS)],
+    [GENDERS, ['FEMALE', 'MALE', 'GENDER_OTHER']],
+  ]);
+
+  it('use only documented codes, with positive weights (a typo would silently drop a code)', () => {
+    for (const [name, table, weights] of CODE_WEIGHT_TABLES) {
+      const documented = DOCUMENTED.get(table)!;
+      for (const [code, weight] of weights) {
+        expect(documented, `${name}: ${code}`).toContain(code);
+        expect(weight, `${name}: ${code}`).toBeGreaterThan(0);
+      }
+    }
+    expect([...DETAIL_TRAFFIC_TYPES].sort()).toEqual([...DETAIL_CAPABLE].sort());
+  });
+});
+
+describe('all channel and playlist families, 100 videos × 30 days', () => {
+  const o = options({ videos: 100, days: 30, reports: ['all'], playlists: 10 });
+  let dir = '';
+  let summary: ExportSummary;
+  let tables: FileTable[] = [];
+  const byFamily = (family: string) => tables.filter((t) => familyOf(t.type) === family);
+  const rowsOf = (family: string) =>
+    byFamily(family).flatMap((t) => t.rows.map((r) => Object.assign(r, { file: t.date })));
+
+  beforeAll(async () => {
+    dir = tempDir();
+    summary = await writeAllExports(o, dir);
+    tables = readTables(dir);
+  }, 60_000);
+
+  it('writes every family as <channel>/<type>/<day>.csv and stays bounded', () => {
+    expect(summary.reports.map((r) => r.reportType)).toEqual(resolveReports(o));
+    const tree = readTree(dir);
+    expect([...tree.keys()].sort()).toEqual(resolveReports(o).sort());
+    for (const r of summary.reports) {
+      expect(r.owner).toBe('UCdemo-alice');
+      expect(r.files, r.reportType).toBe(30);
+      expect(tree.get(r.reportType)!.files.size).toBe(30);
+    }
+    expect(summary.rows).toBe(sum(summary.reports.map((r) => r.rows)));
+    expect(summary.rows).toBeLessThan(300_000);
+    for (const r of summary.reports) {
+      // Annotations were retired in 2019: only a few legacy videos have any.
+      if (!r.reportType.startsWith('channel_annotations')) expect(r.rows, r.reportType).toBeGreaterThan(50);
+    }
+    const largest = Math.max(...summary.reports.map((r) => r.rows));
+    const basic = summary.reports.find((r) => r.reportType === 'channel_basic_a3')!.rows;
+    expect(largest).toBeLessThan(basic * 2);
+  });
+
+  it('writes channel_basic exactly as writeExports does', async () => {
+    const other = tempDir();
+    await writeExports(o, other);
+    expect(sameBytes(readTree(dir).get('channel_basic_a3')!.files, readExports(other, o))).toBe(true);
+  });
+
+  it('is byte-identical for the same options, per family, and differs for another seed', async () => {
+    const [again, reseeded] = [tempDir(), tempDir()];
+    await writeAllExports(o, again);
+    await writeAllExports({ ...o, seed: 43 }, reseeded);
+    const [a, b, c] = [readTree(dir), readTree(again), readTree(reseeded)];
+    for (const [type, { files }] of a) {
+      expect(sameBytes(files, b.get(type)!.files), type).toBe(true);
+      expect(sameBytes(files, c.get(type)!.files), type).toBe(false);
+    }
+  }, 60_000);
+
+  it('has the version columns in every header (order varies), dimensions first', () => {
+    for (const t of tables) {
+      const columns = reportTypeColumns(t.type);
+      expect([...t.header].sort(), t.type).toEqual([...columns].sort());
+      const dims = columns.filter((c) => DIMENSIONS.has(c)).length;
+      expect(
+        t.header.slice(0, dims).every((c) => DIMENSIONS.has(c)),
+        `${t.type} ${t.date}`,
+      ).toBe(true);
+    }
+    const orders = new Set(byFamily('channel_traffic_source').map((t) => t.header.join(',')));
+    expect(orders.size).toBeGreaterThan(20);
+  });
+
+  it('has a unique dimension combination per row in every file', () => {
+    const problems = new Problems();
+    for (const t of tables) {
+      const dims = t.header.filter((c) => DIMENSIONS.has(c)).sort();
+      const keys = t.rows.map((r) => dims.map((c) => r[c]).join('|'));
+      problems.check(new Set(keys).size === keys.length, `${t.type} ${t.date}: duplicate rows`);
+    }
+    expect(problems.list).toEqual([]);
+  });
+
+  it('uses numeric codes from the code tables in every code column', () => {
+    const problems = new Problems();
+    const seen = new Map<string, Set<string>>();
+    for (const t of tables) {
+      for (const r of t.rows) {
+        for (const [column, table] of Object.entries(CODE_COLUMNS)) {
+          const code = r[column];
+          if (code === undefined) continue;
+          problems.check(/^\d+$/.test(code) && Object.hasOwn(table, code), `${t.type}: ${column}=${code}`);
+          seen.set(column, (seen.get(column) ?? new Set()).add(code));
+        }
+        for (const [column, codes] of Object.entries(ELEMENT_CODES)) {
+          if (r[column] !== undefined) problems.check(codes.includes(r[column]), `${t.type}: ${column}=${r[column]}`);
+        }
+      }
+    }
+    expect(problems.list).toEqual([]);
+    // Realistic spread, not one code everywhere.
+    expect(seen.get('traffic_source_type')!.size).toBeGreaterThan(10);
+    expect(seen.get('operating_system')!.size).toBeGreaterThan(8);
+  });
+
+  it('skews traffic, devices and playback locations like real channels', () => {
+    const share = (rows: Record<string, string>[], column: string, values: string[]) =>
+      sum(rows.filter((r) => values.includes(r[column]!)).map((r) => Number(r.views))) /
+      sum(rows.map((r) => Number(r.views)));
+    const traffic = rowsOf('channel_traffic_source');
+    expect(share(traffic, 'traffic_source_type', ['3', '7', '5', '24'])).toBeGreaterThan(0.6);
+    const devices = rowsOf('channel_device_os');
+    expect(share(devices, 'device_type', ['104', '101'])).toBeGreaterThan(0.65);
+    expect(share(devices, 'device_type', ['103', '100'])).toBeLessThan(0.05);
+    const playback = rowsOf('channel_playback_location');
+    expect(share(playback, 'playback_location_type', ['0'])).toBeGreaterThan(0.3);
+    expect(share(playback, 'playback_location_type', ['1'])).toBeLessThan(0.1);
+  });
+
+  it('fills traffic_source_detail only for detail-capable types', () => {
+    const problems = new Problems();
+    const filled = new Set<string>();
+    for (const family of ['channel_traffic_source', 'playlist_traffic_source']) {
+      for (const r of rowsOf(family)) {
+        const type = r.traffic_source_type!;
+        if (!DETAIL_CAPABLE.has(type)) problems.check(r.traffic_source_detail === '', `${family}: ${type} has detail`);
+        else if (r.traffic_source_detail !== '') filled.add(type);
+      }
+    }
+    expect(problems.list).toEqual([]);
+    for (const type of ['3', '5', '7', '9', '14', '24']) expect(filled.has(type), type).toBe(true);
+    const traffic = rowsOf('channel_traffic_source');
+    const details = (type: string) =>
+      traffic.filter((r) => r.traffic_source_type === type).map((r) => r.traffic_source_detail!);
+    expect(
+      details('7')
+        .filter((d) => d !== '')
+        .every((d) => /^[\w-]{11}$/.test(d)),
+    ).toBe(true);
+    expect(details('7').some((d) => d.startsWith('alice-v'))).toBe(true);
+    expect(details('24').every((d) => d === 'unknown' || d === '')).toBe(true);
+    // Low-volume search terms are withheld, and the terms that needed CSV quotes survived the round trip.
+    expect(details('5').some((d) => d === '')).toBe(true);
+    expect(
+      traffic.some(
+        (r) => r.traffic_source_detail === 'pasta, no oven' || r.traffic_source_detail === 'the "best" lasagna',
+      ),
+    ).toBe(true);
+    const playlistRows = rowsOf('playlist_traffic_source');
+    expect(playlistRows.some((r) => r.traffic_source_type === '14' && r.traffic_source_detail === r.playlist_id)).toBe(
+      true,
+    );
+  });
+
+  it('fills playback_location_detail only for embedded views, some withheld', () => {
+    const problems = new Problems();
+    const embedded: string[] = [];
+    for (const family of ['channel_playback_location', 'playlist_playback_location']) {
+      for (const r of rowsOf(family)) {
+        if (r.playback_location_type === '1') embedded.push(r.playback_location_detail!);
+        else problems.check(r.playback_location_detail === '', `${family}: ${r.playback_location_type} has detail`);
+      }
+    }
+    expect(problems.list).toEqual([]);
+    expect(embedded.some((d) => d === '')).toBe(true);
+    expect(embedded.filter((d) => d !== '').length).toBeGreaterThan(embedded.length / 2);
+  });
+
+  it('has province codes only for US views, US-ZZ included', () => {
+    const problems = new Problems();
+    const provinces = new Set<string>();
+    for (const family of ['channel_province', 'playlist_province']) {
+      for (const r of rowsOf(family)) {
+        problems.check(r.country_code === 'US', `${family}: province row in ${r.country_code}`);
+        problems.check(/^US-[A-Z]{2}$/.test(r.province_code!), `${family}: ${r.province_code}`);
+        provinces.add(r.province_code!);
+      }
+    }
+    for (const t of tables)
+      if (!familyOf(t.type).endsWith('_province')) expect(t.header).not.toContain('province_code');
+    expect(problems.list).toEqual([]);
+    expect(provinces.has('US-ZZ')).toBe(true);
+    expect(provinces.has('US-CA')).toBe(true);
+    expect(provinces.size).toBeGreaterThan(30);
+  });
+
+  it('has demographic percentages summing to 100 per (video, day, live, subscribed, country) slice', () => {
+    const slices = new Map<string, number>();
+    const problems = new Problems();
+    for (const r of rowsOf('channel_demographics')) {
+      problems.check(Object.hasOwn(AGE_GROUPS, r.age_group!), `age ${r.age_group}`);
+      problems.check(
+        ['FEMALE', 'MALE', 'GENDER_OTHER'].includes(r.gender!) && Object.hasOwn(GENDERS, r.gender!),
+        `gender ${r.gender}`,
+      );
+      problems.check(/^(100|\d{1,2}(\.\d{1,10})?)$/.test(r.views_percentage!), `percentage ${r.views_percentage}`);
+      const key = [r.file, r.video_id, r.live_or_on_demand, r.subscribed_status, r.country_code].join('|');
+      slices.set(key, (slices.get(key) ?? 0) + Number(r.views_percentage));
+    }
+    expect(problems.list).toEqual([]);
+    expect(slices.size).toBeGreaterThan(1000);
+    for (const [key, total] of slices) expect(Math.abs(total - 100), key).toBeLessThan(1e-6);
+    // Big slices spread over many cells.
+    const cells = new Map<string, number>();
+    for (const r of rowsOf('channel_demographics')) {
+      const key = [r.file, r.video_id, r.live_or_on_demand, r.subscribed_status, r.country_code].join('|');
+      cells.set(key, (cells.get(key) ?? 0) + 1);
+    }
+    expect(Math.max(...cells.values())).toBeGreaterThanOrEqual(15);
+  });
+
+  it('slices the same views in traffic source, playback location, device and combined files', () => {
+    const totals = (family: string) => {
+      const m = new Map<string, number>();
+      for (const r of rowsOf(family)) {
+        const key = `${r.file}|${r.video_id}|${r.live_or_on_demand}`;
+        m.set(key, (m.get(key) ?? 0) + Number(r.views));
+      }
+      return m;
+    };
+    // Header-only days (1 % per family) aside, every video-day has the same views in each slicing.
+    const traffic = totals('channel_traffic_source');
+    for (const family of ['channel_playback_location', 'channel_device_os', 'channel_combined']) {
+      const other = totals(family);
+      let compared = 0;
+      for (const [key, views] of other) {
+        if (!traffic.has(key)) continue;
+        expect(traffic.get(key), `${family} ${key}`).toBe(views);
+        compared++;
+      }
+      expect(compared).toBeGreaterThan(traffic.size * 0.9);
+    }
+  });
+
+  it('keeps playlist rows to the playlists and their member videos', () => {
+    const world = planWorld(o);
+    expect(world.channel.playlists.map((p) => p.id)).toEqual(
+      Array.from({ length: 10 }, (_, i) => `alice-p${String(i + 1).padStart(2, '0')}`),
+    );
+    const members = new Map(
+      world.channel.playlists.map((p) => [p.id, new Set(p.members.map((i) => world.channel.plan.videos[i]!.id))]),
+    );
+    const problems = new Problems();
+    for (const r of rowsOf('playlist_basic')) {
+      problems.check(members.get(r.playlist_id!)?.has(r.video_id!) === true, `${r.playlist_id}: ${r.video_id}`);
+      problems.check(Number(r.playlist_starts) <= Number(r.views), `${r.playlist_id}: starts > views`);
+    }
+    expect(problems.list).toEqual([]);
+    expect(new Set(rowsOf('playlist_basic').map((r) => r.playlist_id)).size).toBeGreaterThan(5);
+  });
+
+  it('has well-formed numbers in the element families', () => {
+    const problems = new Problems();
+    for (const r of rowsOf('channel_end_screens')) {
+      const [impressions, clicks] = [Number(r.end_screen_element_impressions), Number(r.end_screen_element_clicks)];
+      problems.check(clicks <= impressions, 'end screen clicks > impressions');
+      problems.check(
+        Math.abs(Number(r.end_screen_element_click_rate) - clicks / impressions) < 1e-6,
+        'end screen rate',
+      );
+      problems.check(
+        /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/.test(r.end_screen_element_id!),
+        'id',
+      );
+    }
+    for (const r of rowsOf('channel_cards')) {
+      problems.check(Number(r.card_clicks) <= Number(r.card_impressions), 'card clicks > impressions');
+      problems.check(Number(r.card_teaser_clicks) <= Number(r.card_teaser_impressions), 'teaser clicks');
+    }
+    for (const r of rowsOf('channel_subtitles')) {
+      problems.check(/^[a-z]{2}$/.test(r.subtitle_language!), `language ${r.subtitle_language}`);
+      problems.check(['true', 'false'].includes(r.subtitle_language_autotranslated!), 'autotranslated');
+    }
+    for (const r of rowsOf('channel_sharing_service')) problems.check(Number(r.shares) > 0, 'zero shares');
+    expect(problems.list).toEqual([]);
+    expect(rowsOf('channel_end_screens').length).toBeGreaterThan(100);
+  });
+});
+
+describe('content-owner families', () => {
+  const OWNED = ['UCdemo-carol', 'UCdemo-alice'];
+  const o = options({
+    videos: 40,
+    days: 20,
+    reports: ['content_owner'],
+    contentOwner: 'demo-co',
+    channels: OWNED,
+    playlists: 4,
+  });
+  let dir = '';
+  let tables: FileTable[] = [];
+  const rowsOf = (family: string) => tables.filter((t) => familyOf(t.type) === family).flatMap((t) => t.rows);
+
+  beforeAll(async () => {
+    dir = tempDir();
+    const summary = await writeAllExports(o, dir);
+    expect(summary.reports.every((r) => r.owner === 'demo-co')).toBe(true);
+    tables = readTables(dir);
+  }, 60_000);
+
+  it('writes every content-owner family under the content owner, deterministically', async () => {
+    const tree = readTree(dir);
+    expect([...tree.values()].every((t) => t.owner === 'demo-co')).toBe(true);
+    expect(tree.size).toBe(REPORT_FAMILIES.filter((f) => f.type.startsWith('content_owner')).length);
+    const again = tempDir();
+    await writeAllExports(o, again);
+    for (const [type, { files }] of readTree(again)) expect(sameBytes(files, tree.get(type)!.files), type).toBe(true);
+  }, 60_000);
+
+  it('covers every channel of the content owner, each with its own videos', () => {
+    const basic = rowsOf('content_owner_basic');
+    for (const channel of OWNED)
+      expect(
+        basic.some((r) => r.channel_id === channel),
+        channel,
+      ).toBe(true);
+    const prefix = { 'UCdemo-carol': 'carol-v', 'UCdemo-alice': 'alice-v' } as Record<string, string>;
+    for (const r of basic) {
+      if (r.video_id === '') continue;
+      if (prefix[r.channel_id!]) expect(r.video_id!.startsWith(prefix[r.channel_id!]!), r.video_id).toBe(true);
+    }
+  });
+
+  it('uses only the valid claimed_status / uploader_type combinations', () => {
+    const combos = new Map<string, number>();
+    const problems = new Problems();
+    for (const t of tables) {
+      if (!t.header.includes('claimed_status')) continue;
+      for (const r of t.rows) {
+        const combo = `${r.claimed_status}/${r.uploader_type}`;
+        problems.check(['/self', 'claimed/self', 'claimed/thirdParty'].includes(combo), `${t.type}: ${combo}`);
+        // Own uploads sit on the owner's channels, claimed third-party uploads on other channels.
+        problems.check(
+          OWNED.includes(r.channel_id!) === (r.uploader_type === 'self'),
+          `${t.type}: ${r.channel_id} ${combo}`,
+        );
+        if (t.header.includes('asset_id') || familyOf(t.type) === 'content_owner_estimated_revenue') {
+          problems.check(r.claimed_status === 'claimed', `${t.type}: unclaimed ${r.video_id}`);
+        }
+        combos.set(combo, (combos.get(combo) ?? 0) + 1);
+      }
+    }
+    expect(problems.list).toEqual([]);
+    expect([...combos.keys()].sort()).toEqual(['/self', 'claimed/self', 'claimed/thirdParty']);
+  });
+
+  it('leaves claimed_status and uploader_type out of the playlist files, which cover the own channels', () => {
+    for (const t of tables.filter((x) => x.type.startsWith('content_owner_playlist_'))) {
+      expect(t.header).not.toContain('claimed_status');
+      expect(t.header).not.toContain('uploader_type');
+    }
+    const rows = rowsOf('content_owner_playlist_basic');
+    expect(new Set(rows.map((r) => r.channel_id))).toEqual(new Set(OWNED));
+    for (const r of rows)
+      expect(r.playlist_id!.startsWith(r.channel_id === 'UCdemo-carol' ? 'carol-p' : 'alice-p')).toBe(true);
+  });
+
+  it('uses the content owner assets co-a0001.. in asset reports', () => {
+    const assets = new Set(rowsOf('content_owner_asset_basic').map((r) => r.asset_id!));
+    expect(assets.size).toBeGreaterThan(10);
+    for (const a of assets) expect(a).toMatch(/^co-a00(0[1-9]|[1-4]\d|50)$/);
+  });
+
+  it('has revenue in cents with CPMs derived from the written amounts', () => {
+    const problems = new Problems();
+    const cents = (x: string) => Math.round(Number(x) * 100);
+    const gross = new Map<string, number>();
+    const impressions = new Map<string, number>();
+    for (const r of rowsOf('content_owner_estimated_revenue')) {
+      for (const [c, v] of Object.entries(r)) {
+        if (c.startsWith('estimated_partner') || c === 'estimated_youtube_ad_revenue') {
+          problems.check(/^(0|[1-9]\d*)(\.\d?[1-9])?$/.test(v), `${c}=${v}`);
+        }
+      }
+      const n = (c: string) => Number(r[c]);
+      problems.check(
+        cents(r.estimated_partner_revenue!) ===
+          cents(r.estimated_partner_ad_revenue!) +
+            cents(r.estimated_partner_red_revenue!) +
+            cents(r.estimated_partner_transaction_revenue!),
+        'partner revenue is not the sum of its parts',
+      );
+      problems.check(
+        cents(r.estimated_partner_ad_revenue!) ===
+          cents(r.estimated_partner_ad_auction_revenue!) + cents(r.estimated_partner_ad_reserved_revenue!),
+        'ad revenue is not auction + reserved',
+      );
+      problems.check(n('estimated_partner_ad_revenue') <= n('estimated_youtube_ad_revenue'), 'partner share > gross');
+      problems.check(n('estimated_monetized_playbacks') <= n('ad_impressions'), 'playbacks > impressions');
+      const cpm = n('ad_impressions') > 0 ? (1000 * n('estimated_youtube_ad_revenue')) / n('ad_impressions') : 0;
+      problems.check(Math.abs(n('estimated_cpm') - cpm) < 1e-6, `cpm ${r.estimated_cpm} vs ${cpm}`);
+      const playbackCpm =
+        n('estimated_monetized_playbacks') > 0
+          ? (1000 * n('estimated_youtube_ad_revenue')) / n('estimated_monetized_playbacks')
+          : 0;
+      problems.check(Math.abs(n('estimated_playback_based_cpm') - playbackCpm) < 1e-6, 'playback-based cpm');
+      gross.set(r.country_code!, (gross.get(r.country_code!) ?? 0) + n('estimated_youtube_ad_revenue'));
+      impressions.set(r.country_code!, (impressions.get(r.country_code!) ?? 0) + n('ad_impressions'));
+    }
+    expect(problems.list).toEqual([]);
+    // Realistic rates: US ads sell at several dollars per thousand, Indian ones far cheaper.
+    const countryCpm = (c: string) => (1000 * gross.get(c)!) / impressions.get(c)!;
+    expect(countryCpm('US')).toBeGreaterThan(4);
+    expect(countryCpm('US')).toBeLessThan(25);
+    expect(countryCpm('IN')).toBeLessThan(countryCpm('US') / 4);
+  });
+
+  it('has ad rates by numeric ad type with consistent CPMs', () => {
+    const problems = new Problems();
+    const types = new Set<string>();
+    for (const r of rowsOf('content_owner_ad_rates')) {
+      types.add(r.ad_type!);
+      const cpm = (1000 * Number(r.estimated_youtube_ad_revenue)) / Number(r.ad_impressions);
+      problems.check(Number(r.ad_impressions) > 0, 'ad rates row without impressions');
+      problems.check(Math.abs(Number(r.estimated_cpm) - cpm) < 1e-6, `cpm ${r.estimated_cpm} vs ${cpm}`);
+    }
+    expect(problems.list).toEqual([]);
+    expect(types.size).toBeGreaterThan(5);
+  });
+});
+
+describe('generateReportDays', () => {
+  it('yields the rows of any report type, and the same values in every version of a family', () => {
+    const o = options({ videos: 30, days: 6 });
+    const a3 = [...generateReportDays(o, 'channel_device_os_a3')];
+    const a2 = [...generateReportDays(o, 'channel_device_os_a2')];
+    expect(a3.map((d) => d.date)).toEqual(a2.map((d) => d.date));
+    a2.forEach((day, i) => {
+      const pick = (d: DayExport) => records(d).map((r) => day.header.map((c) => r[c]).join(','));
+      expect(pick(day)).toEqual(pick(a3[i]!));
+    });
+    expect(a3.some((d) => d.rows.length > 0)).toBe(true);
+    expect([...generateReportDays(o, 'channel_basic')]).toEqual([...generateDays(o)]);
+    expect(() => generateReportDays(o, 'content_owner_basic')).toThrow(/content owner/);
+  });
+
+  it('pins channel_basic to the bytes it had before the families existed', () => {
+    // sha256 of these options' generateDays output, recorded from the generator as it was before this change.
+    const pinned: Record<ReportVersion, string> = {
+      a1: 'abc50b119dd418aa1b709ef4b97446b5092df2b554319596e2486c58db2f28ca',
+      a2: '6dfcb1b6bf17b8a3791f0ca66fc3eeb3a47016e4d9c94969929611048073f323',
+      a3: 'a1234c767d714a2828abffddca730ed90eb5248ead8d3ea4b5673417b11308e9',
+    };
+    for (const version of REPORT_VERSIONS) {
+      const hash = createHash('sha256');
+      for (const d of generateDays(options({ videos: 40, days: 20, version }))) {
+        hash.update(`${d.date}\n${d.header.join(',')}\n${d.rows.map((r) => r.join(',')).join('\n')}\n`);
+      }
+      expect(hash.digest('hex'), version).toBe(pinned[version]);
+    }
+  });
+});
+
+describe('exchange rates', () => {
+  const ro = { start: '2025-11-01', days: 200, seed: 42 };
+  const { rows, gaps } = generateExchangeRates(ro);
+
+  it('has a row per day and currency except the gaps, first and last day complete', () => {
+    const currencies = CURRENCIES.map(([c]) => c);
+    for (const c of ['EUR', 'GBP', 'JPY', 'INR', 'BRL']) expect(currencies).toContain(c);
+    const dates = [...new Set(rows.map((r) => r[0]!))];
+    expect(dates).toHaveLength(200);
+    expect(dates[0]).toBe('20251101');
+    const byDate = (date: string) => rows.filter((r) => r[0] === date).map((r) => r[1]);
+    expect(byDate(dates[0]!)).toEqual(currencies);
+    expect(byDate(dates.at(-1)!)).toEqual(currencies);
+    expect(rows).toHaveLength(200 * currencies.length - sum([...gaps.values()].map((g) => g.length)));
+    for (const [c, missing] of gaps) {
+      for (const d of missing) expect(byDate(dates[d]!), `${c} on day ${d}`).not.toContain(c);
+    }
+  });
+
+  it('leaves gaps of a few consecutive days for some currencies', () => {
+    const withGaps = [...gaps].filter(([, days]) => days.length > 0);
+    expect(withGaps.length).toBeGreaterThanOrEqual(2);
+    expect(withGaps.length).toBeLessThan(CURRENCIES.length);
+    for (const [c, days] of withGaps) {
+      expect(days[0], c).toBeGreaterThan(0);
+      expect(
+        days.some((d, i) => days[i + 1] === d + 1),
+        c,
+      ).toBe(true);
+    }
+  });
+
+  it('walks slowly around realistic levels', () => {
+    const levels: Record<string, [number, number]> = {
+      EUR: [0.75, 1.1],
+      GBP: [0.65, 0.95],
+      JPY: [120, 180],
+      INR: [70, 100],
+      BRL: [4, 7.5],
+    };
+    for (const [c, [lo, hi]] of Object.entries(levels)) {
+      const values = rows.filter((r) => r[1] === c).map((r) => Number(r[2]));
+      expect(Math.min(...values), c).toBeGreaterThan(lo);
+      expect(Math.max(...values), c).toBeLessThan(hi);
+      for (let i = 1; i < values.length; i++)
+        expect(Math.abs(Math.log(values[i]! / values[i - 1]!)), c).toBeLessThan(0.06);
+      expect(new Set(values).size, c).toBeGreaterThan(values.length / 2);
+    }
+    for (const r of rows) expect(r[2]).toMatch(/^\d+(\.\d{1,6})?$/);
+  });
+
+  it('is deterministic and written by writeAllExports when asked', async () => {
+    expect(exchangeRatesCsv(ro)).toBe(exchangeRatesCsv({ ...ro }));
+    expect(exchangeRatesCsv(ro)).not.toBe(exchangeRatesCsv({ ...ro, seed: 7 }));
+    const dir = tempDir();
+    const summary = await writeAllExports(options({ videos: 5, days: 200, rates: true }), dir);
+    const text = readFileSync(path.join(dir, 'exchange_rates.csv'), 'utf8');
+    expect(text).toBe(exchangeRatesCsv(ro));
+    expect(text.split('\n')[0]).toBe('date,currency,units_per_usd');
+    expect(summary.rates).toEqual({ file: path.join(dir, 'exchange_rates.csv'), rows: rows.length });
+  });
+});
+
+describe('CLI with families', () => {
+  const cli = (args: string[]) =>
+    execFileSync(process.execPath, ['--import', 'tsx', path.join(ROOT, 'infra/local/generate.ts'), ...args], {
+      cwd: ROOT,
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+
+  it('writes the requested families, playlists, content owner and rates, one summary line per type', () => {
+    const out = tempDir();
+    // biome-ignore format: argument list
+    const summary = cli(['--channel', 'UCdemo-alice', '--videos', '12', '--days', '3', '--out', out, '--reports', 'channel_device_os,playlist_basic_a1,content_owner_basic', '--playlists', '3', '--content-owner', 'demo-co', '--channels', 'UCdemo-carol,UCx', '--rates']);
+    const lines = summary.trim().split('\n');
+    expect(lines[0]).toMatch(/^channel_device_os_a3 UCdemo-alice: 3 files, \d+ rows in [\d.]+ s/);
+    expect(lines[1]).toMatch(/^playlist_basic_a1 UCdemo-alice: 3 files/);
+    expect(lines[2]).toMatch(/^content_owner_basic_a4 demo-co: 3 files/);
+    expect(summary).toMatch(/exchange rates: \d+ rows/);
+    expect(readdirSync(path.join(out, 'UCdemo-alice')).sort()).toEqual(['channel_device_os_a3', 'playlist_basic_a1']);
+    expect(readdirSync(path.join(out, 'demo-co'))).toEqual(['content_owner_basic_a4']);
+    const basic = readdirSync(path.join(out, 'demo-co', 'content_owner_basic_a4'))
+      .map((f) => readFileSync(path.join(out, 'demo-co', 'content_owner_basic_a4', f), 'utf8'))
+      .join('');
+    expect(basic).toMatch(/,UCdemo-carol,carol-v\d{4},/);
+    expect(basic).toMatch(/,UCx,UCx-v\d{4},/);
+    expect(readFileSync(path.join(out, 'exchange_rates.csv'), 'utf8')).toMatch(
+      /^date,currency,units_per_usd\n2025110[1-3],EUR,/,
+    );
+  }, 30_000);
+
+  it('exits 2 on unknown report types and content-owner options without a content owner', () => {
+    for (const extra of [
+      ['--reports', 'channel_nope'],
+      ['--reports', 'content_owner_basic'],
+      ['--channels', 'UCx'],
+      ['--playlists', 'x'],
+    ]) {
+      let status: number | undefined;
+      let stderr = '';
+      try {
+        cli(['--channel', 'UCdemo-alice', '--videos', '5', '--days', '2', '--out', '/tmp/x', ...extra]);
+      } catch (err) {
+        ({ status, stderr } = err as { status: number; stderr: string });
+      }
+      expect(status, extra.join(' ')).toBe(2);
       expect(stderr).toMatch(/usage: npm run generate/);
     }
   }, 60_000);

@@ -40,6 +40,8 @@ function fact(key: FactKey, measures: Partial<Record<Measure, Value>> = {}): Fac
     country: 'US',
     subscribedStatus: 'SUBSCRIBED',
     liveOrOnDemand: 'ON_DEMAND',
+    creatorContentType: 'UNSPECIFIED',
+    youtubeProduct: 'UNKNOWN',
     ...key,
   };
   return { day, dims, sums };
@@ -283,7 +285,10 @@ describe('factsOfDay', () => {
       { video: 'vx', country: 'FR', subscribedStatus: 'UNSUBSCRIBED', liveOrOnDemand: 'LIVE' },
       { views: 2 },
     );
-    const cube = rollup([f], ['liveOrOnDemand', 'country', 'video', 'subscribedStatus']);
+    const cube = rollup(
+      [f],
+      ['liveOrOnDemand', 'youtubeProduct', 'country', 'video', 'creatorContentType', 'subscribedStatus'],
+    );
     expect(plainFacts(factsOfDay('2026-03-05', cube))).toEqual(plainFacts([f]));
   });
 

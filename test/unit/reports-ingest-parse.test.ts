@@ -194,7 +194,15 @@ describe('readReportFile (channel_basic): values', () => {
     expect(p.byOwner.get('UCparse')).toEqual([
       expect.objectContaining({
         day: '2026-03-05',
-        dims: { video: 'vid00000001', country: 'DE', subscribedStatus: 'SUBSCRIBED', liveOrOnDemand: 'LIVE' },
+        dims: {
+          video: 'vid00000001',
+          country: 'DE',
+          subscribedStatus: 'SUBSCRIBED',
+          liveOrOnDemand: 'LIVE',
+          // extension columns the file does not carry
+          creatorContentType: 'UNSPECIFIED',
+          youtubeProduct: 'UNKNOWN',
+        },
       }),
     ]);
     expect(p.rows).toBe(1);

@@ -414,17 +414,10 @@ describe('queryReport: checks made before any data is read', () => {
     expect(err.message).toContain('video-analytics-monetary.readonly');
   });
 
-  it('channel revenue with the monetary scope → not supported: no channel export carries it', async () => {
-    const err = await caughtAsync(() =>
-      queryReport(
-        noDeps,
-        { sub: 'nobody', scopes: new Set(['video-analytics-monetary.readonly']) },
-        parse({ metrics: 'views,estimatedRevenue' }),
-        newReadStats(),
-      ),
-    );
+  it('traffic sources filtered by province → not supported: no report type carries both', async () => {
+    const err = await run({ dimensions: 'insightTrafficSourceType', filters: 'province==US-CA' });
     expectBadRequest(err, NOT_SUPPORTED);
-    expect(err.message).toContain('estimatedRevenue');
+    expect(err.message).toContain('no loaded report type carries');
   });
 
   it('maxResults 201 on #26 → 400 naming maxResults', async () => {

@@ -44,7 +44,8 @@ export function partitionValue(kind: PartitionKind, f: FactRow): string {
   return COUNTRY_REGIONS[country]?.[kind] ?? '';
 }
 
-const GEO = ['country', 'subscribedStatus', 'liveOrOnDemand'] as const;
+/** channel_basic's slicing dimensions (the extension columns are one value per video, so they add few rows). */
+const GEO = ['country', 'subscribedStatus', 'liveOrOnDemand', 'creatorContentType', 'youtubeProduct'] as const;
 
 /** The channel_basic variants, smallest first. `f` (the full day) is the source of all others. */
 export const VARIANTS: readonly CubeVariant[] = [

@@ -114,6 +114,8 @@ const CARDINALITY: Readonly<Record<string, number>> = {
   liveOrOnDemand: 2,
   claimedStatus: 2,
   uploaderType: 2,
+  creatorContentType: 2,
+  youtubeProduct: 2,
   insightTrafficSourceDetail: 300,
   insightPlaybackLocationDetail: 100,
   operatingSystem: 15,

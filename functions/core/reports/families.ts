@@ -8,6 +8,7 @@
 import {
   AD_TYPES,
   AGE_GROUPS,
+  ANALYTICS_VALUES,
   DEVICE_TYPES,
   GENDERS,
   LIVE_OR_ON_DEMAND,
@@ -32,6 +33,11 @@ export interface DimensionColumn {
   readonly parse: CellParser;
   /** What a malformed cell should have been, for the error message. */
   readonly expected: string;
+  /**
+   * An extension column (data the bulk exports do not carry): files may omit it, and then every row has this
+   * value. Extension columns take no part in recognising a file's report type.
+   */
+  readonly missing?: string;
 }
 
 export type FamilyOwner = 'channel' | 'contentOwner';
@@ -91,6 +97,19 @@ const col = (column: string, dim: string, parse: CellParser, expected: string): 
   parse,
   expected,
 });
+const oneOf =
+  (values: readonly string[]): CellParser =>
+  (raw) => {
+    const v = raw.trim();
+    return values.find((x) => x.toLowerCase() === v.toLowerCase());
+  };
+const elapsedRatio: CellParser = (raw) => {
+  const v = Number(raw.trim());
+  // 0.01 … 1.0 in steps of 0.01, written the way the Analytics API writes them.
+  if (raw.trim() === '' || !Number.isFinite(v) || v <= 0 || v > 1) return undefined;
+  const hundredths = Math.round(v * 100);
+  return Math.abs(v * 100 - hundredths) < 1e-6 ? String(hundredths / 100) : undefined;
+};
 
 export const COLUMNS = {
   channel: col('channel_id', 'channel', nonEmpty, 'a channel id'),
@@ -103,6 +122,43 @@ export const COLUMNS = {
   subscribed: col('subscribed_status', 'subscribedStatus', wordOf(SUBSCRIBED_STATUS), 'subscribed or not_subscribed'),
   country: col('country_code', 'country', country, 'a country code'),
   province: col('province_code', 'province', province, 'a US-XX province code'),
+  provinceOrEmpty: col(
+    'province_code',
+    'province',
+    (raw) => (raw.trim() === '' ? '' : province(raw)),
+    'a US-XX province code or empty',
+  ),
+  city: col('city', 'city', nonEmpty, 'a city id'),
+  elapsed: col(
+    'elapsed_video_time_ratio',
+    'elapsedVideoTimeRatio',
+    elapsedRatio,
+    'a ratio 0.01 … 1.0 in steps of 0.01',
+  ),
+  audienceType: col(
+    'audience_type',
+    'audienceType',
+    oneOf(ANALYTICS_VALUES.audienceType ?? []),
+    'ORGANIC, AD_INSTREAM or AD_INDISPLAY',
+  ),
+  creatorType: {
+    ...col(
+      'creator_content_type',
+      'creatorContentType',
+      oneOf([...(ANALYTICS_VALUES.creatorContentType ?? []), 'UNSPECIFIED']),
+      'SHORTS, VIDEO_ON_DEMAND, LIVE_STREAM or STORY',
+    ),
+    missing: 'UNSPECIFIED',
+  },
+  product: {
+    ...col(
+      'youtube_product',
+      'youtubeProduct',
+      oneOf(ANALYTICS_VALUES.youtubeProduct ?? []),
+      'CORE, GAMING, KIDS or UNKNOWN',
+    ),
+    missing: 'UNKNOWN',
+  },
   playbackType: col(
     'playback_location_type',
     'insightPlaybackLocationType',
@@ -192,11 +248,24 @@ const REVENUE: Readonly<Record<string, Measure>> = {
   ad_impressions: 'adImpressions',
 };
 
-/** The column prefixes of reporting-api.md: BASE (channel), PBASE (playlist), CBASE (content owner), ABASE (asset). */
-const BASE = [C.video, C.live, C.subscribed, C.country];
+/**
+ * The column prefixes of reporting-api.md: BASE (channel), PBASE (playlist), CBASE (content owner), ABASE (asset).
+ * Video reports also accept the extension columns creator_content_type and youtube_product (reports #3–#30 group
+ * or filter by them; the bulk exports do not carry them).
+ */
+const EXT = [C.creatorType, C.product];
+const BASE = [C.video, C.live, C.subscribed, C.country, ...EXT];
 const PBASE = [C.playlist, C.video, C.live, C.subscribed, C.country];
-const CBASE = [C.channel, C.video, C.claimed, C.uploader, C.live, C.subscribed, C.country];
+const CBASE = [C.channel, C.video, C.claimed, C.uploader, C.live, C.subscribed, C.country, ...EXT];
 const ABASE = [C.channel, C.video, C.asset, C.claimed, C.uploader, C.live, C.subscribed, C.country];
+/** Extension layouts (documented in the README): city, audience retention. */
+const CITY = [C.video, C.subscribed, C.country, C.provinceOrEmpty, C.city, C.creatorType];
+const RETENTION = [C.video, C.elapsed, C.audienceType, C.subscribed, C.product, C.creatorType];
+const RETENTION_MEASURES: Readonly<Record<string, Measure>> = {
+  views: 'views',
+  audience_watch_ratio: 'watchRatioWeighted',
+  relative_retention_performance: 'relativeRetentionWeighted',
+};
 const CO_PBASE = [C.channel, ...PBASE];
 
 /** Slicing columns shared by the channel, playlist and content-owner variants of a family. */
@@ -277,6 +346,13 @@ export const FAMILIES: readonly FamilyDef[] = [
   fam('AX', 'content_owner_asset_combined', 'contentOwner', 'stored', ['a2', 'a3'], [...ABASE, ...SLICES.combined], VIEWSET, { a3: ENGAGED }),
   fam('AG', 'content_owner_asset_demographics', 'contentOwner', 'stored', ['a1'], [...ABASE, ...SLICES.demographics], { views_percentage: 'viewerShare' }),
   fam('AS', 'content_owner_asset_sharing_service', 'contentOwner', 'stored', ['a1'], [...ABASE, ...SLICES.sharing_service], { shares: 'shares' }),
+  // Extensions: the same CSV style for data the bulk exports do not carry (see the README).
+  fam('XY', 'channel_city', 'channel', 'video', ['x1'], CITY, VIEWSET),
+  fam('XR', 'channel_audience_retention', 'channel', 'video', ['x1'], RETENTION, RETENTION_MEASURES),
+  fam('XV', 'channel_estimated_revenue', 'channel', 'revenue', ['x1'], [C.video, C.country, ...EXT], REVENUE),
+  fam('XA', 'channel_ad_rates', 'channel', 'ad', ['x1'], [C.video, C.country, C.adType], { estimated_youtube_ad_revenue: 'grossRevenue', ad_impressions: 'adImpressions' }),
+  fam('YY', 'content_owner_city', 'contentOwner', 'video', ['x1'], [C.channel, C.claimed, C.uploader, ...CITY], VIEWSET),
+  fam('YR', 'content_owner_audience_retention', 'contentOwner', 'video', ['x1'], [C.channel, C.claimed, C.uploader, ...RETENTION], RETENTION_MEASURES),
   fam('AR', 'content_owner_asset_estimated_revenue', 'contentOwner', 'stored', ['a1'], [C.channel, C.video, C.asset, C.claimed, C.uploader, C.country], REVENUE),
 ];
 
@@ -289,7 +365,11 @@ export const familyDims = (f: FamilyDef): string[] => f.columns.map((c) => c.dim
 /** The stored measures a family carries. */
 export const familyMeasures = (f: FamilyDef): Set<Measure> => new Set(Object.values(f.measures));
 
-const DIMENSION_COLUMN_NAMES = new Set(Object.values(COLUMNS).map((c) => c.column));
+const DIMENSION_COLUMN_NAMES = new Set(
+  Object.values(COLUMNS)
+    .filter((c) => !('missing' in c))
+    .map((c) => c.column),
+);
 
 /** The dimension columns of a header (besides date; channel_id only for content-owner layouts). */
 function headerSignature(header: readonly string[], owner: FamilyOwner): string {
@@ -302,6 +382,7 @@ function headerSignature(header: readonly string[], owner: FamilyOwner): string 
 const signatures = new Map<string, FamilyDef>();
 for (const f of FAMILIES) {
   const key = `${f.owner}|${f.columns
+    .filter((c) => c.missing === undefined)
     .map((c) => c.column)
     .sort()
     .join(',')}`;

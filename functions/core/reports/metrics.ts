@@ -44,6 +44,9 @@ export const MEASURES = [
   'adImpressions',
   'endScreenImpressions',
   'endScreenClicks',
+  /** audience_watch_ratio × views and relative_retention_performance × views (retention extension). */
+  'watchRatioWeighted',
+  'relativeRetentionWeighted',
 ] as const;
 
 export type Measure = (typeof MEASURES)[number];
@@ -180,6 +183,8 @@ export const METRICS = {
   monetizedPlaybacks: sum('monetizedPlaybacks'),
   adImpressions: sum('adImpressions'),
   cpm: ratio('grossRevenue', 'adImpressions', 'FLOAT', 1000),
+  audienceWatchRatio: ratio('watchRatioWeighted', 'views'),
+  relativeRetentionPerformance: ratio('relativeRetentionWeighted', 'views'),
   playbackBasedCpm: ratio('grossRevenue', 'monetizedPlaybacks', 'FLOAT', 1000),
 } as const satisfies Record<string, MetricDef>;
 

@@ -20,6 +20,7 @@ export const TRAFFIC_SOURCE_TYPES: Readonly<Record<string, string>> = Object.fre
   '9': 'EXT_URL',
   '11': 'ANNOTATION',
   '14': 'PLAYLIST',
+  '17': 'NOTIFICATION',
   // Kept distinct at ingest: the Analytics API folds these views into PLAYLIST only since 2023-12-04.
   '18': 'YT_PLAYLIST_PAGE',
   '19': 'CAMPAIGN_CARD', // programming from claimed content (content owner only)

@@ -30,7 +30,12 @@ export interface ReadOptions {
 }
 
 const NUMBER = /^-?(\d+(\.\d*)?|\.\d+)([eE][-+]?\d+)?$/;
-const PERCENTAGE_COLUMN = 'average_view_duration_percentage';
+/** Averages stored weighted by the row's views, so they can be re-averaged over any set of rows. */
+const WEIGHTED_COLUMNS = new Set([
+  'average_view_duration_percentage',
+  'audience_watch_ratio',
+  'relative_retention_performance',
+]);
 
 export function readReportFile(file: string, table: CsvTable, options: ReadOptions = {}): ParsedDayFile {
   const detected = detectFamily(table.header, options.type);
@@ -61,12 +66,14 @@ export function readReportFile(file: string, table: CsvTable, options: ReadOptio
   const iDate = col('date');
   const iChannel = col('channel_id');
   const dims = family.columns.map((c) => ({ ...c, index: col(c.column) }));
-  const measures = Object.entries(family.measures)
-    .filter(([column]) => column !== PERCENTAGE_COLUMN)
+  const missing = dims.find((d) => d.index < 0 && d.missing === undefined);
+  if (missing) throw new CsvError(file, 1, missing.column, `${reportType} needs the column ${missing.column}`);
+  const measureColumns = Object.entries(family.measures)
     .map(([column, measure]) => ({ column, index: col(column), at: MEASURE_INDEX[measure] }))
     .filter((m) => m.index >= 0);
+  const measures = measureColumns.filter((m) => !WEIGHTED_COLUMNS.has(m.column));
+  const weighted = measureColumns.filter((m) => WEIGHTED_COLUMNS.has(m.column));
   const iViews = col('views');
-  const iPct = family.measures[PERCENTAGE_COLUMN] ? col(PERCENTAGE_COLUMN) : -1;
 
   let day: string | undefined;
   const byOwner = new Map<string, FactRow[]>();
@@ -92,6 +99,10 @@ export function readReportFile(file: string, table: CsvTable, options: ReadOptio
 
     const values: Record<string, string> = {};
     for (const d of dims) {
+      if (d.index < 0) {
+        values[d.dim] = d.missing as string;
+        continue;
+      }
       const raw = fields[d.index] as string;
       const v = d.parse(raw);
       if (v === undefined) fail(d.column, `"${raw}" is not ${d.expected}`);
@@ -106,14 +117,12 @@ export function readReportFile(file: string, table: CsvTable, options: ReadOptio
       if (!Number.isFinite(v) || v < 0) fail(m.column, `"${raw}" is not a non-negative number`);
       sums[m.at] = (sums[m.at] ?? 0) + v; // renamed columns (ad_sense → ad_auction) feed one measure
     }
-    if (iPct >= 0 && iViews >= 0) {
-      const raw = (fields[iPct] as string).trim();
-      if (raw !== '') {
-        if (!NUMBER.test(raw) || Number(raw) < 0) fail(PERCENTAGE_COLUMN, `"${raw}" is not a non-negative number`);
-        // Weighted by views, so the percentage can be re-averaged over any set of rows.
-        const views = sums[MEASURE_INDEX.views];
-        sums[MEASURE_INDEX.viewPercentageWeighted] = views === null || views === undefined ? null : Number(raw) * views;
-      }
+    for (const m of weighted) {
+      const raw = (fields[m.index] as string).trim();
+      if (raw === '' || iViews < 0) continue;
+      if (!NUMBER.test(raw) || Number(raw) < 0) fail(m.column, `"${raw}" is not a non-negative number`);
+      const views = sums[MEASURE_INDEX.views];
+      sums[m.at] = views === null || views === undefined ? null : Number(raw) * views;
     }
     const ownerKey = owner ?? channel;
     const key = `${ownerKey}\u0000${channel}\u0000${family.columns.map((c) => values[c.dim]).join('\u0000')}`;
