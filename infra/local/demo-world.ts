@@ -2,12 +2,18 @@
  * The demo world a newcomer gets from `npm start` (documented in the README). Loaded idempotently: a marker item
  * records the loaded version, and a reload rewrites the same entries.
  */
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { type DirectoryWorld, loadDirectory } from '../../functions/core/directory/directory-loader';
 import type { TableContext } from '../../functions/core/directory/directory-repository';
 import { dynamoFactRepository } from '../../functions/core/reports/fact-repository';
 import { type IngestFile, ingestFiles } from '../../functions/core/reports/ingest/ingest-service';
+import { dynamoRateRepository } from '../../functions/core/reports/rate-repository';
+import { exchangeRatesCsv } from './exchange-rates';
 import { type GeneratorOptions, generateDays } from './export-generator';
+import { writeAllExports } from './export-world';
 
 const range = (prefix: string, from: number, to: number, width: number) =>
   Array.from({ length: to - from + 1 }, (_, i) => `${prefix}${String(from + i).padStart(width, '0')}`);
@@ -98,8 +104,56 @@ export const DEMO_EXPORTS: readonly GeneratorOptions[] = [
   { channel: 'UCdemo-carol', videos: 100, videoPrefix: 'carol-v', videoWidth: 4 },
 ].map((c) => ({ ...c, days: 123, start: '2026-07-01', seed: 42, version: 'a3' as const, gzip: false }));
 
-/** The demo exports as in-memory daily files, ready for the ingest service. */
-export function demoExportFiles(): IngestFile[] {
+const OCTOBER = { days: 31, start: '2026-10-01', seed: 42, version: 'a3' as const, gzip: false };
+
+/**
+ * October 2026 of every other queryable report family, so every report of the catalog has demo data: alice's
+ * channel and playlist families, and demo-co's content-owner families over carol's channel (plus the generator's
+ * third-party channels whose videos demo-co claims).
+ */
+export const DEMO_FAMILY_EXPORTS: readonly GeneratorOptions[] = [
+  {
+    ...OCTOBER,
+    channel: 'UCdemo-alice',
+    videos: 600,
+    videoPrefix: 'alice-v',
+    videoWidth: 4,
+    playlists: 10,
+    // biome-ignore format: word list
+    reports: [
+      'channel_province', 'channel_playback_location', 'channel_traffic_source', 'channel_device_os',
+      'channel_demographics', 'channel_sharing_service', 'channel_combined', 'playlist',
+    ],
+  },
+  {
+    ...OCTOBER,
+    channel: 'UCdemo-carol',
+    videos: 100,
+    videoPrefix: 'carol-v',
+    videoWidth: 4,
+    contentOwner: 'demo-co',
+    channels: [{ channel: 'UCdemo-carol', videos: 100, playlists: 5 }],
+    // biome-ignore format: word list
+    reports: [
+      'content_owner_basic', 'content_owner_province', 'content_owner_playback_location',
+      'content_owner_traffic_source', 'content_owner_device_os', 'content_owner_demographics',
+      'content_owner_sharing_service', 'content_owner_combined', 'content_owner_playlist',
+      'content_owner_estimated_revenue', 'content_owner_ad_rates',
+    ],
+  },
+];
+
+/** A year of exchange rates (EUR, GBP, JPY, INR, BRL, …) for `currency=`. */
+export const DEMO_RATES = { start: '2026-01-01', days: 334, seed: 42 };
+
+const readAll = (dir: string): IngestFile[] =>
+  readdirSync(dir, { recursive: true, encoding: 'utf8' })
+    .filter((f) => f.endsWith('.csv'))
+    .sort()
+    .map((f) => ({ name: path.join(dir, f), read: async () => readFileSync(path.join(dir, f)) }));
+
+/** The demo exports as daily files, ready for the ingest service (generated into a temporary folder). */
+export async function demoExportFiles(work: string): Promise<IngestFile[]> {
   const files: IngestFile[] = [];
   for (const o of DEMO_EXPORTS) {
     for (const day of generateDays(o)) {
@@ -107,11 +161,20 @@ export function demoExportFiles(): IngestFile[] {
       files.push({ name: `demo/${o.channel}/channel_basic_a3/${day.date}.csv`, read: async () => Buffer.from(text) });
     }
   }
+  for (const o of DEMO_FAMILY_EXPORTS) await writeAllExports(o, work);
+  files.push(...readAll(work));
+  files.push({ name: 'demo/exchange_rates.csv', read: async () => Buffer.from(exchangeRatesCsv(DEMO_RATES)) });
   return files;
 }
 
+/** The demo ids the catalog's example queries use (README, examples test). */
+export const DEMO_EXAMPLE_IDS = {
+  channel: { video: 'alice-v0001', playlist: 'alice-p01', channel: 'UCdemo-alice' },
+  contentOwner: { video: 'carol-v0001', playlist: 'carol-p01', channel: 'UCdemo-carol' },
+} as const;
+
 /** Bump when the demo world changes, so existing local tables pick up the new version. */
-export const DEMO_WORLD_VERSION = 4;
+export const DEMO_WORLD_VERSION = 5;
 const MARKER = { pk: 'DEMO#WORLD', sk: 'VERSION' };
 
 /** Loads the demo world unless this version is already there. Returns whether it loaded anything. */
@@ -123,7 +186,20 @@ export async function ensureDemoWorld(
   if (marker.Item?.version === DEMO_WORLD_VERSION) return false;
   options.onLoad?.();
   await loadDirectory(ctx, demoWorld);
-  if (options.facts !== false) await ingestFiles(dynamoFactRepository(ctx), demoExportFiles());
+  if (options.facts !== false) {
+    const work = mkdtempSync(path.join(tmpdir(), 'demo-exports-'));
+    try {
+      const summary = await ingestFiles(dynamoFactRepository(ctx), await demoExportFiles(work), {
+        rates: dynamoRateRepository(ctx),
+      });
+      // The demo must be whole: a rejected file is a bug in the generator or the reader, not a user's mistake.
+      if (summary.rejected.length > 0) {
+        throw new Error(`demo exports rejected: ${summary.rejected.map((r) => r.message).join('; ')}`);
+      }
+    } finally {
+      rmSync(work, { recursive: true, force: true });
+    }
+  }
   await ctx.db.send(
     new PutCommand({
       TableName: ctx.tableName,

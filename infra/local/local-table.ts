@@ -39,7 +39,8 @@ export async function openLocalTable(options: { reset?: boolean; quiet?: boolean
   await ensureTable(endpoint, localSettings.tableName);
   const db = createDocumentClient(endpoint);
   const ctx = { db, tableName: localSettings.tableName };
-  const loading = () => log('Loading the demo world and its generated analytics exports (first start only, ~30 s) ...');
+  const loading = () =>
+    log('Loading the demo world and its generated analytics exports (first start only, about 2 minutes) ...');
   if (await ensureDemoWorld(ctx, { onLoad: loading })) log('Loaded the demo world.');
   return {
     ...ctx,

@@ -3,5 +3,6 @@
  * to paste into the README's reports.query section when the catalog changes.
  */
 import { catalogMarkdown } from '../../functions/core/reports/catalog-table';
+import { DEMO_EXAMPLE_IDS } from './demo-world';
 
-process.stdout.write(catalogMarkdown());
+process.stdout.write(catalogMarkdown(DEMO_EXAMPLE_IDS));

@@ -20,7 +20,12 @@ import {
   type ReportDef,
   ruleNames,
 } from '../../functions/core/reports/catalog';
-import { catalogMarkdown } from '../../functions/core/reports/catalog-table';
+import { catalogMarkdown, exampleOf } from '../../functions/core/reports/catalog-table';
+
+const EXAMPLE_IDS = {
+  channel: { video: 'v-c', playlist: 'p-c', channel: 'UCc' },
+  contentOwner: { video: 'v-o', playlist: 'p-o', channel: 'UCo' },
+};
 import { METRICS } from '../../functions/core/reports/metrics';
 import { checkPageCap, isPlaylistRequest, matchReport } from '../../functions/core/reports/report-matcher';
 import { parseReportRequest, type ReportRequest } from '../../functions/core/reports/report-request';
@@ -776,7 +781,7 @@ describe('matchReport: facts of the contract', () => {
 
 describe('catalogMarkdown', () => {
   it('has a header and one row per report, with its example', () => {
-    const lines = catalogMarkdown().split('\n');
+    const lines = catalogMarkdown(EXAMPLE_IDS).split('\n');
     expect(lines[0]).toMatch(
       /^\| # +\| Report +\| Owner +\| Dimensions +\| Filters +\| Metrics +\| Sort \/ maxResults +\| Example +\|$/,
     );
@@ -784,8 +789,11 @@ describe('catalogMarkdown', () => {
     expect(rows).toHaveLength(REPORTS.length);
     for (const [i, r] of REPORTS.entries()) {
       expect(rows[i]).toContain(`| ${r.id} `);
-      expect(rows[i]).toContain(`\`${r.example}\``);
+      expect(rows[i]).toContain(`\`${exampleOf(r, EXAMPLE_IDS)}\``);
+      expect(rows[i]).not.toMatch(/\{(video|playlist|channel)\}/);
     }
+    expect(rows.find((r) => r.startsWith('| P1 '))).toContain('playlist==p-c');
+    expect(rows.find((r) => r.startsWith('| CO-P1 '))).toContain('playlist==p-o');
     // every row as wide as the header: the table is aligned
     expect(new Set(lines.filter((l) => l.startsWith('|')).map((l) => l.length)).size).toBe(1);
     expect(rows.find((r) => r.startsWith('| 26 '))).toContain('M_ALL');

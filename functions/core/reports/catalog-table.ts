@@ -76,8 +76,17 @@ function markdownTable(head: readonly string[], rows: readonly (readonly string[
   return [line(head), line(widths.map((w) => '-'.repeat(w))), ...rows.map(line)].join('\n');
 }
 
+/** Ids an example's `{video}`, `{playlist}` and `{channel}` stand for, per kind of owner. */
+export type ExampleIds = Readonly<
+  Record<ReportDef['owner'], Readonly<Record<'video' | 'playlist' | 'channel', string>>>
+>;
+
+/** A report's example query with the placeholders replaced by `ids`. */
+export const exampleOf = (r: ReportDef, ids: ExampleIds): string =>
+  r.example.replace(/\{(video|playlist|channel)\}/g, (_, k: 'video' | 'playlist' | 'channel') => ids[r.owner][k]);
+
 /** All reports of the catalog as one Markdown table, metric aliases explained below it. */
-export function catalogMarkdown(): string {
+export function catalogMarkdown(ids: ExampleIds): string {
   const rows = REPORTS.map((r) => [
     r.id,
     r.name,
@@ -86,7 +95,7 @@ export function catalogMarkdown(): string {
     filtersText(r),
     metricsText(r.metrics),
     sortText(r),
-    `\`${r.example}\``,
+    `\`${exampleOf(r, ids)}\``,
   ]);
   const table = markdownTable(
     ['#', 'Report', 'Owner', 'Dimensions', 'Filters', 'Metrics', 'Sort / maxResults', 'Example'],

@@ -394,7 +394,7 @@ const VIDEO_REPORTS: readonly Entry[] = [
     singleValueFilters: ['video'],
     metrics: ['audienceWatchRatio', 'relativeRetentionPerformance'],
     example:
-      'dimensions=elapsedVideoTimeRatio&metrics=audienceWatchRatio,relativeRetentionPerformance&filters=video==dMH0bHeiRNg',
+      'dimensions=elapsedVideoTimeRatio&metrics=audienceWatchRatio,relativeRetentionPerformance&filters=video=={video}',
   },
   {
     id: '26',
@@ -474,7 +474,7 @@ const PLAYLIST_REPORTS: readonly Entry[] = [
     dimensions: {},
     filters: { exactlyOne: [PLAYLIST_OR_GROUP] },
     metrics: P_ALL,
-    example: 'metrics=playlistViews,playlistStarts,averageTimeInPlaylist&filters=playlist==PLabc',
+    example: 'metrics=playlistViews,playlistStarts,averageTimeInPlaylist&filters=playlist=={playlist}',
   },
   {
     id: 'P2',
@@ -482,7 +482,7 @@ const PLAYLIST_REPORTS: readonly Entry[] = [
     dimensions: { exactlyOne: [TIME] },
     filters: { exactlyOne: [PLAYLIST_OR_GROUP] },
     metrics: P_ALL,
-    example: 'dimensions=day&metrics=playlistViews&filters=playlist==PLabc&sort=day',
+    example: 'dimensions=day&metrics=playlistViews&filters=playlist=={playlist}&sort=day',
   },
   {
     id: 'P3',
@@ -490,7 +490,7 @@ const PLAYLIST_REPORTS: readonly Entry[] = [
     dimensions: { required: ['country'] },
     filters: { exactlyOne: [PLAYLIST_OR_GROUP], atMostOne: [REGION] },
     metrics: P_GEO,
-    example: 'dimensions=country&metrics=views,estimatedMinutesWatched&filters=playlist==PLabc',
+    example: 'dimensions=country&metrics=views,estimatedMinutesWatched&filters=playlist=={playlist}',
   },
   {
     id: 'P4',
@@ -499,7 +499,7 @@ const PLAYLIST_REPORTS: readonly Entry[] = [
     filters: { required: ['country'], exactlyOne: [PLAYLIST_OR_GROUP] },
     requiredFilterValues: US,
     metrics: P_GEO,
-    example: 'dimensions=province&metrics=views&filters=country==US;playlist==PLabc',
+    example: 'dimensions=province&metrics=views&filters=country==US;playlist=={playlist}',
   },
   {
     id: 'P5',
@@ -507,7 +507,7 @@ const PLAYLIST_REPORTS: readonly Entry[] = [
     dimensions: { required: ['insightPlaybackLocationType'] },
     filters: { exactlyOne: [PLAYLIST_OR_GROUP] },
     metrics: P_LOC,
-    example: 'dimensions=insightPlaybackLocationType&metrics=playlistStarts&filters=playlist==PLabc',
+    example: 'dimensions=insightPlaybackLocationType&metrics=playlistStarts&filters=playlist=={playlist}',
   },
   {
     id: 'P6',
@@ -519,7 +519,7 @@ const PLAYLIST_REPORTS: readonly Entry[] = [
     sort: { descendingBy: TOP_PLAYLISTS },
     maxResults: { max: 25, required: false },
     example:
-      'dimensions=insightPlaybackLocationDetail&metrics=playlistViews&filters=insightPlaybackLocationType==EMBEDDED;playlist==PLabc&sort=-playlistViews&maxResults=25',
+      'dimensions=insightPlaybackLocationDetail&metrics=playlistViews&filters=insightPlaybackLocationType==EMBEDDED;playlist=={playlist}&sort=-playlistViews&maxResults=25',
   },
   {
     id: 'P7',
@@ -527,7 +527,7 @@ const PLAYLIST_REPORTS: readonly Entry[] = [
     dimensions: { required: ['insightTrafficSourceType'] },
     filters: { exactlyOne: [PLAYLIST_OR_GROUP] },
     metrics: P_ALL,
-    example: 'dimensions=insightTrafficSourceType&metrics=playlistViews,playlistSaves&filters=playlist==PLabc',
+    example: 'dimensions=insightTrafficSourceType&metrics=playlistViews,playlistSaves&filters=playlist=={playlist}',
   },
   {
     id: 'P8',
@@ -539,7 +539,7 @@ const PLAYLIST_REPORTS: readonly Entry[] = [
     sort: { descendingBy: TOP_PLAYLISTS },
     maxResults: { max: 25, required: false },
     example:
-      'dimensions=insightTrafficSourceDetail&metrics=playlistStarts&filters=insightTrafficSourceType==EXT_URL;playlist==PLabc&sort=-playlistStarts&maxResults=10',
+      'dimensions=insightTrafficSourceDetail&metrics=playlistStarts&filters=insightTrafficSourceType==EXT_URL;playlist=={playlist}&sort=-playlistStarts&maxResults=10',
   },
   {
     id: 'P9',
@@ -547,7 +547,7 @@ const PLAYLIST_REPORTS: readonly Entry[] = [
     dimensions: { atLeastOne: [['deviceType', 'operatingSystem']] },
     filters: { exactlyOne: [PLAYLIST_OR_GROUP] },
     metrics: P_LOC,
-    example: 'dimensions=deviceType,operatingSystem&metrics=playlistViews&filters=group==G1234',
+    example: 'dimensions=deviceType,operatingSystem&metrics=playlistViews&filters=playlist=={playlist}',
   },
   {
     id: 'P10',
@@ -555,7 +555,7 @@ const PLAYLIST_REPORTS: readonly Entry[] = [
     dimensions: { atLeastOne: [['ageGroup', 'gender']] },
     filters: { exactlyOne: [PLAYLIST_OR_GROUP] },
     metrics: ['viewerPercentage'],
-    example: 'dimensions=ageGroup&metrics=viewerPercentage&filters=playlist==PLabc',
+    example: 'dimensions=ageGroup&metrics=viewerPercentage&filters=playlist=={playlist}',
   },
   {
     id: 'P11',
@@ -631,7 +631,7 @@ function forContentOwner(def: ReportDef): ReportDef {
     ? withFilter(def.example, 'uploaderType==self')
     : ENTITY_FILTERS.some((f) => def.example.includes(`${f}==`))
       ? def.example
-      : withFilter(def.example, 'channel==UCxyz');
+      : withFilter(def.example, 'channel=={channel}');
   return {
     ...def,
     id: `CO-${def.id}`,

@@ -359,6 +359,9 @@ export const FAMILIES: readonly FamilyDef[] = [
 export const FAMILY_BY_CODE: ReadonlyMap<string, FamilyDef> = new Map(FAMILIES.map((f) => [f.code, f]));
 export const CHANNEL_BASIC = FAMILY_BY_CODE.get('CB') as FamilyDef;
 
+/** An extension layout (version x1): data the bulk exports do not carry, used only where no bulk report serves. */
+export const isExtension = (f: FamilyDef): boolean => f.versions.every((v) => v.startsWith('x'));
+
 /** The Analytics dimensions a family's facts are keyed by (without `day`). */
 export const familyDims = (f: FamilyDef): string[] => f.columns.map((c) => c.dim);
 

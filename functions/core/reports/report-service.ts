@@ -11,7 +11,7 @@ import type { ScopeName } from '../scopes';
 import { MONETARY_METRICS, type ReportDef } from './catalog';
 import { type CubeQuery, type MetricSource, type ResultTable, runCubeQuery } from './engine';
 import type { FactRepository, ReadStats } from './fact-repository';
-import { FAMILIES, type FamilyDef, familyDims, familyMeasures } from './families';
+import { FAMILIES, type FamilyDef, familyDims, familyMeasures, isExtension } from './families';
 import { CONTINENTS, countriesIn, isCountryCode, SUB_CONTINENTS } from './geo';
 import { ANALYTICS_VALUES } from './ingest/code-tables';
 import { isSupportedMetric, METRICS, type MetricName, MONEY_MEASURES } from './metrics';
@@ -52,7 +52,8 @@ export function sourcesFor(report: ReportDef, req: ReportRequest, metrics: reado
       f.owner === report.owner &&
       (playlist ? f.kind === 'playlist' : f.kind === 'video' || f.kind === 'revenue' || f.kind === 'ad') &&
       [...needed].every((d) => familyDims(f).includes(d)),
-  ).sort((a, b) => a.columns.length - b.columns.length);
+    // Bulk report types before extension layouts, then the fewest dimensions (the smallest cubes).
+  ).sort((a, b) => Number(isExtension(a)) - Number(isExtension(b)) || a.columns.length - b.columns.length);
   const serves = (f: FamilyDef, m: MetricName) => {
     const has = familyMeasures(f);
     return METRICS[m].uses.every((u) => has.has(u));
