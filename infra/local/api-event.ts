@@ -17,8 +17,8 @@ export interface LocalRequest {
 }
 
 function headerMaps(headers: IncomingHttpHeaders) {
-  const single: Record<string, string> = {};
-  const multi: Record<string, string[]> = {};
+  const single: Record<string, string> = Object.create(null);
+  const multi: Record<string, string[]> = Object.create(null);
   for (const [name, value] of Object.entries(headers)) {
     if (value === undefined) continue;
     const values = Array.isArray(value) ? value : [value];
@@ -31,11 +31,12 @@ function headerMaps(headers: IncomingHttpHeaders) {
 
 function queryMaps(url: URL) {
   if ([...url.searchParams.keys()].length === 0) return { single: null, multi: null };
-  const single: Record<string, string> = {};
-  const multi: Record<string, string[]> = {};
+  // Prototype-free maps: a parameter named `constructor` or `__proto__` is just a name (as on API Gateway).
+  const single: Record<string, string> = Object.create(null);
+  const multi: Record<string, string[]> = Object.create(null);
   for (const [name, value] of url.searchParams) {
     single[name] = value;
-    multi[name] = [...(multi[name] ?? []), value];
+    multi[name] = [...(Object.hasOwn(multi, name) ? (multi[name] as string[]) : []), value];
   }
   return { single, multi };
 }

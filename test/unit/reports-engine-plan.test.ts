@@ -20,7 +20,7 @@ import {
   type PeriodCube,
   type ReadStats,
 } from '../../functions/core/reports/fact-repository';
-import { CHANNEL_BASIC } from '../../functions/core/reports/families';
+import { CHANNEL_BASIC, FAMILY_BY_CODE } from '../../functions/core/reports/families';
 import { countriesIn } from '../../functions/core/reports/geo';
 import type { MetricName } from '../../functions/core/reports/metrics';
 import { matchReport } from '../../functions/core/reports/report-matcher';
@@ -153,35 +153,40 @@ const geo = (kind: 'country' | 'continent' | 'subContinent', code: string): Cube
     region: { kind, code },
   }) as CubeQuery['filters'];
 
+/** chooseVariant, which must find a variant here. */
+function choose(q: CubeQuery, period: 'day' | 'month') {
+  const c = chooseVariant(q, period);
+  if (!c) throw new Error(`no variant for ${JSON.stringify(q.dimensions)} by ${period}`);
+  return c;
+}
+
 const videos = (n: number) => new Set(Array.from({ length: n }, (_, i) => `v${String(i).padStart(4, '0')}`));
 
 describe('chooseVariant', () => {
   it('a channel-level month query reads a non-partitioned variant (d or g)', () => {
-    const c = chooseVariant(query(), 'month');
+    const c = choose(query(), 'month');
     expect(['d', 'g']).toContain(c.variant.name);
     expect(c.partitions).toEqual([undefined]);
-    expect(chooseVariant(query({ dimensions: ['month'] }), 'month').variant.name).toMatch(/^[dg]$/);
+    expect(choose(query({ dimensions: ['month'] }), 'month').variant.name).toMatch(/^[dg]$/);
   });
 
   it('the day dimension without geo → d for months; t (the day totals) for single days', () => {
     const q = query({ dimensions: ['day'] });
-    expect(chooseVariant(q, 'month')).toMatchObject({ variant: { name: 'd' }, partitions: [undefined] });
-    expect(chooseVariant(q, 'day').variant.name).toBe('t');
+    expect(choose(q, 'month')).toMatchObject({ variant: { name: 'd' }, partitions: [undefined] });
+    expect(choose(q, 'day').variant.name).toBe('t');
   });
 
   it('geo dimensions or filters with day → gd for months', () => {
-    expect(chooseVariant(query({ dimensions: ['day', 'subscribedStatus'] }), 'month').variant.name).toBe('gd');
-    expect(chooseVariant(query({ dimensions: ['day'], filters: geo('country', 'US') }), 'month').variant.name).toBe(
-      'gd',
-    );
-    expect(chooseVariant(query({ dimensions: ['country'] }), 'month').variant.name).toBe('g');
-    expect(chooseVariant(query({ dimensions: ['country'] }), 'day').variant.name).toBe('g');
+    expect(choose(query({ dimensions: ['day', 'subscribedStatus'] }), 'month').variant.name).toBe('gd');
+    expect(choose(query({ dimensions: ['day'], filters: geo('country', 'US') }), 'month').variant.name).toBe('gd');
+    expect(choose(query({ dimensions: ['country'] }), 'month').variant.name).toBe('g');
+    expect(choose(query({ dimensions: ['country'] }), 'day').variant.name).toBe('g');
   });
 
   it('the video dimension without a geo filter → v', () => {
     const q = query({ dimensions: ['video'], sort: [{ name: 'views', descending: true }], maxResults: 10 });
-    expect(chooseVariant(q, 'month')).toMatchObject({ variant: { name: 'v' }, partitions: [undefined] });
-    expect(chooseVariant(q, 'day').variant.name).toBe('v');
+    expect(choose(q, 'month')).toMatchObject({ variant: { name: 'v' }, partitions: [undefined] });
+    expect(choose(q, 'day').variant.name).toBe('v');
   });
 
   // The brief names this variant `vc` (video × country); a newer planner keeps one partition per region filter
@@ -189,15 +194,15 @@ describe('chooseVariant', () => {
   it('the video dimension with a geo filter → a video × country variant, one item per month (f for single days)', () => {
     for (const filters of [geo('country', 'US'), geo('continent', '150'), geo('subContinent', '155')]) {
       const q = query({ dimensions: ['video'], filters });
-      const c = chooseVariant(q, 'month');
+      const c = choose(q, 'month');
       const label = JSON.stringify((filters as { region?: unknown }).region);
       expect(['vc', 'vn', 'vs', 'vk'], label).toContain(c.variant.name);
       expect(c.variant.grain, label).toContain('video');
       expect(c.variant.grain.includes('country') || c.variant.partitionBy !== undefined, label).toBe(true);
       expect(c.partitions, label).toHaveLength(1);
-      expect(chooseVariant(q, 'day')).toMatchObject({ variant: { name: 'f' }, partitions: [undefined] });
+      expect(choose(q, 'day')).toMatchObject({ variant: { name: 'f' }, partitions: [undefined] });
     }
-    const us = chooseVariant(query({ dimensions: ['video'], filters: geo('country', 'US') }), 'month');
+    const us = choose(query({ dimensions: ['video'], filters: geo('country', 'US') }), 'month');
     if (us.variant.partitionBy !== undefined) expect(us.partitions).toEqual(['US']);
   });
 
@@ -205,17 +210,17 @@ describe('chooseVariant', () => {
   // (`vb`). Either way: a per-video(-bucket) partition, exactly one of them for one video.
   it('a one-video filter with day → a video-partitioned variant with one partition', () => {
     const q = query({ dimensions: ['day'], filters: { video: new Set(['abc']) } });
-    const c = chooseVariant(q, 'month');
+    const c = choose(q, 'month');
     expect(['video', 'videoBucket']).toContain(String(c.variant.partitionBy));
     expect(c.variant.grain).toContain('day');
     expect(c.partitions).toHaveLength(1);
     expect(c.partitions[0]).toBeDefined();
-    expect(chooseVariant(q, 'day').variant.name).toBe('v');
+    expect(choose(q, 'day').variant.name).toBe('v');
   });
 
   it('a one-video filter with geo dimensions → still one item per month', () => {
     for (const dimensions of [['country'], ['subscribedStatus'], ['day', 'liveOrOnDemand']] as QueryDim[][]) {
-      const c = chooseVariant(query({ dimensions, filters: { video: new Set(['abc']) } }), 'month');
+      const c = choose(query({ dimensions, filters: { video: new Set(['abc']) } }), 'month');
       expect(c.partitions, JSON.stringify(dimensions)).toHaveLength(1);
       expect(c.variant.grain, JSON.stringify(dimensions)).toEqual(expect.arrayContaining(dimensions));
     }
@@ -223,16 +228,16 @@ describe('chooseVariant', () => {
 
   it('a 200-video filter without geo dimensions → v (cheaper than 200 partitions)', () => {
     const filters = { video: videos(200) };
-    expect(chooseVariant(query({ filters }), 'month')).toMatchObject({
+    expect(choose(query({ filters }), 'month')).toMatchObject({
       variant: { name: 'v' },
       partitions: [undefined],
     });
-    expect(chooseVariant(query({ dimensions: ['month'], filters }), 'month').variant.name).toBe('v');
+    expect(choose(query({ dimensions: ['month'], filters }), 'month').variant.name).toBe('v');
   });
 
   it('video partitions are sorted and distinct, at most one per requested video', () => {
     for (const n of [2, 40, 500]) {
-      const byVideo = chooseVariant(query({ dimensions: ['day'], filters: { video: videos(n) } }), 'month');
+      const byVideo = choose(query({ dimensions: ['day'], filters: { video: videos(n) } }), 'month');
       expect(byVideo.variant.partitionBy).toBeDefined();
       expect(byVideo.partitions.length).toBeGreaterThan(0);
       expect(byVideo.partitions.length).toBeLessThanOrEqual(n);
@@ -307,7 +312,7 @@ describe('chooseVariant', () => {
         const q = query({ dimensions, filters, sort: req.sort });
         for (const period of ['month', 'day'] as const) {
           const label = `${JSON.stringify(dimensions)} ${JSON.stringify(apiFilters.map((f) => f.name))} ${period}`;
-          const { variant, partitions } = chooseVariant(q, period);
+          const { variant, partitions } = choose(q, period);
           expect(variant.periods, label).toContain(period);
           // a region partition carries the country; a per-video partition (an older design) its video
           const by = variant.partitionBy === undefined ? undefined : String(variant.partitionBy);
@@ -382,6 +387,46 @@ const TOP: Pick<CubeQuery, 'dimensions' | 'sort' | 'maxResults'> = {
   sort: [{ name: 'views', descending: true } satisfies SortKey],
   maxResults: 10,
 };
+
+describe('combinations no month rollup holds', () => {
+  const family = FAMILY_BY_CODE.get('OB') as CubeQuery['family'];
+  const revenue = FAMILY_BY_CODE.get('XV') as CubeQuery['family'];
+
+  it('content-owner top videos over a link date: the months are read as days (one item per day), not refused', async () => {
+    const q = query({
+      ...TOP,
+      family,
+      startDate: '2025-12-01',
+      endDate: '2026-02-28',
+      channelSince: new Map([['UCx', '2026-01-01']]),
+    });
+    expect(chooseVariant(q, 'month')).toBeUndefined();
+    const p = await plan(q);
+    expect(p.items).toBe(daysBetween('2025-12-01', '2026-02-28'));
+    expect(p.reads.every((r) => r.from.startsWith('D#'))).toBe(true);
+  });
+
+  it('a link date before the range needs no days: month items as usual', async () => {
+    const q = query({ ...TOP, family, channelSince: new Map([['UCx', '2025-06-01']]) });
+    expect(chooseVariant(q, 'month')).toBeDefined();
+    expect((await plan(q)).items).toBe(2);
+  });
+
+  it('top videos by revenue converted to a currency: the days are read, each converted with its own rate', async () => {
+    const q = query({
+      dimensions: ['video'],
+      metrics: ['estimatedRevenue'],
+      sort: [{ name: 'estimatedRevenue', descending: true }],
+      maxResults: 10,
+      family: revenue,
+      rate: () => 2,
+    });
+    expect((await plan(q)).items).toBe(daysBetween(q.startDate, q.endDate));
+    // without a currency the month rollups answer
+    const { rate: _rate, ...usd } = q;
+    expect((await plan(usd)).items).toBe(2);
+  });
+});
 
 describe('item-count targets', () => {
   const channelLevel: [string, Partial<CubeQuery>][] = [

@@ -19,7 +19,7 @@ import {
   type Sums,
   type Value,
 } from './metrics';
-import type { SortKey } from './report-request';
+import { notSupported, type SortKey } from './report-request';
 
 /** A query dimension: `day`, `month`, or a dimension of the family's facts. */
 export type QueryDim = string;
@@ -75,13 +75,16 @@ export interface ResultTable {
   rows?: (string | Value)[][];
 }
 
+/** The last day (YYYY-MM-DD) of a month (YYYY-MM). */
+function lastDayOf(month: string): string {
+  const [y, mo] = month.split('-').map(Number) as [number, number];
+  return new Date(Date.UTC(y, mo, 0)).toISOString().slice(0, 10);
+}
+
 /** Whole months inside [start, end] and the edge-day ranges around them. */
 export function splitRange(start: string, end: string) {
   const months: string[] = [];
-  const lastDay = (m: string) => {
-    const [y, mo] = m.split('-').map(Number) as [number, number];
-    return new Date(Date.UTC(y, mo, 0)).toISOString().slice(0, 10);
-  };
+  const lastDay = lastDayOf;
   const addMonths = (m: string, n: number) => {
     const [y, mo] = m.split('-').map(Number) as [number, number];
     return new Date(Date.UTC(y, mo - 1 + n, 1)).toISOString().slice(0, 7);
@@ -150,7 +153,8 @@ interface Choice {
   partitions: readonly (string | undefined)[];
 }
 
-export function chooseVariant(q: CubeQuery, period: 'day' | 'month'): Choice {
+/** The cheapest variant of the query's family that answers it for a period, or undefined when none does. */
+export function chooseVariant(q: CubeQuery, period: 'day' | 'month'): Choice | undefined {
   const needed = neededDims(q);
   if (period === 'day') needed.delete('day');
   let best: (Choice & { cost: number }) | undefined;
@@ -176,7 +180,6 @@ export function chooseVariant(q: CubeQuery, period: 'day' | 'month'): Choice {
     const cost = rows * partitions.length;
     if (!best || cost < best.cost) best = { variant, partitions, cost };
   }
-  if (!best) throw new Error(`no cube variant of ${q.family.type} answers ${[...needed].join(',')} by ${period}`);
   return best;
 }
 
@@ -226,8 +229,13 @@ async function readCubes(repo: FactRepository, q: CubeQuery, stats: ReadStats): 
     variant: variant.name,
     ...(partition === undefined ? {} : { partition }),
   });
-  if (months.length > 0) {
-    const { variant, partitions } = chooseVariant(q, 'month');
+  const monthly = months.length > 0 ? chooseVariant(q, 'month') : undefined;
+  if (months.length > 0 && !monthly) {
+    // No month rollup holds this combination (top videos by day for a currency or a link date): read the days.
+    edges.push([`${months[0]}-01`, lastDayOf(months[months.length - 1] as string)]);
+  }
+  if (monthly) {
+    const { variant, partitions } = monthly;
     for (const p of partitions) {
       tasks.push(async () => ({
         ...(variant.partitionBy && variant.partitionBy !== 'videoBucket' ? { regional: true } : {}),
@@ -236,7 +244,10 @@ async function readCubes(repo: FactRepository, q: CubeQuery, stats: ReadStats): 
     }
   }
   if (edges.length > 0) {
-    const { variant } = chooseVariant(q, 'day');
+    const daily = chooseVariant(q, 'day');
+    // The full-day variant holds every dimension of the family; a query needing more was refused before.
+    if (!daily) throw notSupported(`${q.family.type} cannot answer this combination`);
+    const { variant } = daily;
     for (const [from, to] of edges) {
       tasks.push(async () => ({ cubes: await repo.read(address(variant), `D#${from}`, `D#${to}`, stats) }));
     }
