@@ -26,6 +26,7 @@ const EXAMPLE_IDS = {
   channel: { video: 'v-c', playlist: 'p-c', channel: 'UCc' },
   contentOwner: { video: 'v-o', playlist: 'p-o', channel: 'UCo' },
 };
+
 import { METRICS } from '../../functions/core/reports/metrics';
 import { checkPageCap, isPlaylistRequest, matchReport } from '../../functions/core/reports/report-matcher';
 import { parseReportRequest, type ReportRequest } from '../../functions/core/reports/report-request';
@@ -798,5 +799,16 @@ describe('catalogMarkdown', () => {
     expect(new Set(lines.filter((l) => l.startsWith('|')).map((l) => l.length)).size).toBe(1);
     expect(rows.find((r) => r.startsWith('| 26 '))).toContain('M_ALL');
     expect(rows.find((r) => r.startsWith('| 7 '))).toContain('`maxResults` ≤ 25 required');
+  });
+});
+
+describe('the docs are generated from the catalog', () => {
+  it('README.md and docs/reports-catalog.md are up to date (npm run report-table)', async () => {
+    const { readFileSync } = await import('node:fs');
+    const { CATALOG_DOC, README, renderCatalogDoc, renderReadme } = await import('../../infra/local/report-table');
+    const readme = readFileSync(README, 'utf8');
+    expect(renderReadme(readme), 'run npm run report-table').toBe(readme);
+    expect(readFileSync(CATALOG_DOC, 'utf8'), 'run npm run report-table').toBe(renderCatalogDoc());
+    for (const r of REPORTS) expect(readme).toContain(`| ${r.id} `);
   });
 });

@@ -85,6 +85,14 @@ export type ExampleIds = Readonly<
 export const exampleOf = (r: ReportDef, ids: ExampleIds): string =>
   r.example.replace(/\{(video|playlist|channel)\}/g, (_, k: 'video' | 'playlist' | 'channel') => ids[r.owner][k]);
 
+/** The README's short list: each report with its example, ready to paste after `…/v2/reports?ids=…&start…&end…&`. */
+export function catalogSummaryMarkdown(ids: ExampleIds): string {
+  return `${markdownTable(
+    ['#', 'Report', 'Owner', 'Example (after `ids=…&startDate=…&endDate=…&`)'],
+    REPORTS.map((r) => [r.id, r.name, OWNERS[r.owner], `\`${exampleOf(r, ids)}\``]),
+  )}\n`;
+}
+
 /** All reports of the catalog as one Markdown table, metric aliases explained below it. */
 export function catalogMarkdown(ids: ExampleIds): string {
   const rows = REPORTS.map((r) => [
