@@ -144,7 +144,7 @@ export const DEMO_FAMILY_EXPORTS: readonly GeneratorOptions[] = [
 ];
 
 /** A year of exchange rates (EUR, GBP, JPY, INR, BRL, …) for `currency=`. */
-export const DEMO_RATES = { start: '2026-01-01', days: 334, seed: 42 };
+export const DEMO_RATES = { start: '2025-12-01', days: 365, seed: 42 };
 
 const readAll = (dir: string): IngestFile[] =>
   readdirSync(dir, { recursive: true, encoding: 'utf8' })
