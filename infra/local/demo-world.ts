@@ -12,7 +12,7 @@ import { dynamoFactRepository } from '../../functions/core/reports/fact-reposito
 import { type IngestFile, ingestFiles } from '../../functions/core/reports/ingest/ingest-service';
 import { dynamoRateRepository } from '../../functions/core/reports/rate-repository';
 import { exchangeRatesCsv } from './exchange-rates';
-import { type GeneratorOptions, generateDays } from './export-generator';
+import type { GeneratorOptions } from './export-generator';
 import { writeAllExports } from './export-world';
 
 const range = (prefix: string, from: number, to: number, width: number) =>
@@ -102,14 +102,22 @@ export const demoWorld: DirectoryWorld = {
 export const DEMO_EXPORTS: readonly GeneratorOptions[] = [
   { channel: 'UCdemo-alice', videos: 600, videoPrefix: 'alice-v', videoWidth: 4 },
   { channel: 'UCdemo-carol', videos: 100, videoPrefix: 'carol-v', videoWidth: 4 },
-].map((c) => ({ ...c, days: 123, start: '2026-07-01', seed: 42, version: 'a3' as const, gzip: false }));
+].map((c) => ({
+  ...c,
+  days: 123,
+  start: '2026-07-01',
+  seed: 42,
+  version: 'a3' as const,
+  gzip: false,
+  extensions: true,
+}));
 
-const OCTOBER = { days: 31, start: '2026-10-01', seed: 42, version: 'a3' as const, gzip: false };
+const OCTOBER = { days: 31, start: '2026-10-01', seed: 42, version: 'a3' as const, gzip: false, extensions: true };
 
 /**
- * October 2026 of every other queryable report family, so every report of the catalog has demo data: alice's
- * channel and playlist families, and demo-co's content-owner families over carol's channel (plus the generator's
- * third-party channels whose videos demo-co claims).
+ * October 2026 of every other queryable report family and extension layout, so every report of the catalog has demo
+ * data: alice's channel and playlist families, and demo-co's content-owner families over carol's channel (plus the
+ * generator's third-party channels whose videos demo-co claims). Video reports carry the extension columns.
  */
 export const DEMO_FAMILY_EXPORTS: readonly GeneratorOptions[] = [
   {
@@ -122,7 +130,8 @@ export const DEMO_FAMILY_EXPORTS: readonly GeneratorOptions[] = [
     // biome-ignore format: word list
     reports: [
       'channel_province', 'channel_playback_location', 'channel_traffic_source', 'channel_device_os',
-      'channel_demographics', 'channel_sharing_service', 'channel_combined', 'playlist',
+      'channel_demographics', 'channel_sharing_service', 'channel_combined', 'playlist', 'channel_city',
+      'channel_audience_retention', 'channel_estimated_revenue', 'channel_ad_rates',
     ],
   },
   {
@@ -138,7 +147,8 @@ export const DEMO_FAMILY_EXPORTS: readonly GeneratorOptions[] = [
       'content_owner_basic', 'content_owner_province', 'content_owner_playback_location',
       'content_owner_traffic_source', 'content_owner_device_os', 'content_owner_demographics',
       'content_owner_sharing_service', 'content_owner_combined', 'content_owner_playlist',
-      'content_owner_estimated_revenue', 'content_owner_ad_rates',
+      'content_owner_estimated_revenue', 'content_owner_ad_rates', 'content_owner_city',
+      'content_owner_audience_retention',
     ],
   },
 ];
@@ -154,23 +164,16 @@ const readAll = (dir: string): IngestFile[] =>
 
 /** The demo exports as daily files, ready for the ingest service (generated into a temporary folder). */
 export async function demoExportFiles(work: string): Promise<IngestFile[]> {
-  const files: IngestFile[] = [];
-  for (const o of DEMO_EXPORTS) {
-    for (const day of generateDays(o)) {
-      const text = [day.header, ...day.rows].map((r) => r.join(',')).join('\n');
-      files.push({ name: `demo/${o.channel}/channel_basic_a3/${day.date}.csv`, read: async () => Buffer.from(text) });
-    }
-  }
-  for (const o of DEMO_FAMILY_EXPORTS) await writeAllExports(o, work);
-  files.push(...readAll(work));
+  for (const o of [...DEMO_EXPORTS, ...DEMO_FAMILY_EXPORTS]) await writeAllExports(o, work);
+  const files = readAll(work);
   files.push({ name: 'demo/exchange_rates.csv', read: async () => Buffer.from(exchangeRatesCsv(DEMO_RATES)) });
   return files;
 }
 
 /** The demo ids the catalog's example queries use (README, examples test). */
 export const DEMO_EXAMPLE_IDS = {
-  channel: { video: 'alice-v0001', playlist: 'alice-p01', channel: 'UCdemo-alice' },
-  contentOwner: { video: 'carol-v0001', playlist: 'carol-p01', channel: 'UCdemo-carol' },
+  channel: { video: 'alice-v0291', playlist: 'alice-p03', channel: 'UCdemo-alice' },
+  contentOwner: { video: 'carol-v0040', playlist: 'carol-p03', channel: 'UCdemo-carol' },
 } as const;
 
 /** Bump when the demo world changes, so existing local tables pick up the new version. */

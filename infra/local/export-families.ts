@@ -3,6 +3,10 @@
  * (shared reference reporting-api.md §4 channel, §5 playlist, §7 content owner), and the value tables the generator
  * draws the slicing dimensions from (code weights, detail vocabularies, provinces, languages, CPMs). Codes come from
  * the ingest's code tables, so every code written is one the ingest can name. Plain data; export-generator.ts samples.
+ *
+ * Besides the bulk report types, the EXTENSION layouts (version x1: city, audience retention, channel revenue and ad
+ * rates) and the extension columns creator_content_type / youtube_product carry what the service accepts beyond the
+ * bulk exports (functions/core/reports/families.ts); the generator writes them only when asked.
  */
 import {
   AD_TYPES,
@@ -119,7 +123,9 @@ export type FamilyKind =
   | 'cards'
   | 'end_screens'
   | 'revenue'
-  | 'ad_rates';
+  | 'ad_rates'
+  | 'city'
+  | 'retention';
 
 /** Whose videos a family covers: one channel's, its playlists', or a content owner's (per video or per asset). */
 export type FamilyScope = 'channel' | 'playlist' | 'owner' | 'owner_playlist' | 'asset';
@@ -139,6 +145,8 @@ const SLICE_COLUMNS: Readonly<Record<FamilyKind, readonly string[]>> = {
   end_screens: ['end_screen_element_type', 'end_screen_element_id'],
   revenue: [],
   ad_rates: ['ad_type'],
+  city: ['province_code', 'city'],
+  retention: ['elapsed_video_time_ratio', 'audience_type'],
 };
 
 export interface FamilyVersion {
@@ -158,6 +166,8 @@ export interface ReportFamily {
   metrics: readonly string[];
   /** Newest first. */
   versions: readonly FamilyVersion[];
+  /** An extension layout (version x1): data the bulk exports do not carry. */
+  extension?: true;
 }
 
 const ENGAGED = ['engaged_views'];
@@ -233,26 +243,89 @@ export const REPORT_FAMILIES: readonly ReportFamily[] = [
   family('content_owner_asset_estimated_revenue', 'asset', 'revenue', ['date', 'channel_id', 'video_id', 'asset_id', 'claimed_status', 'uploader_type', 'country_code'], ASSET_REVENUE_METRICS, only('a1')),
 ];
 
-export const FAMILY_BY_TYPE: ReadonlyMap<string, ReportFamily> = new Map(REPORT_FAMILIES.map((f) => [f.type, f]));
+// ---------------------------------------------------------------------------------------------------------------
+// Extensions (functions/core/reports/families.ts: EXT, CITY, RETENTION and the families XY, XR, XV, XA, YY, YR)
+
+/** The extension columns a video report file may carry, after its documented dimensions. */
+export const EXTENSION_COLUMNS = ['creator_content_type', 'youtube_product'] as const;
+
+/** The families whose files get EXTENSION_COLUMNS with `extensions` (the ingest's video families with EXT). */
+// biome-ignore format: type list
+export const EXTENDED_FAMILY_TYPES: ReadonlySet<string> = new Set([
+  'channel_basic', 'channel_province', 'channel_playback_location', 'channel_traffic_source', 'channel_device_os',
+  'channel_combined', 'channel_demographics', 'channel_sharing_service',
+  'content_owner_basic', 'content_owner_province', 'content_owner_playback_location', 'content_owner_traffic_source',
+  'content_owner_device_os', 'content_owner_combined', 'content_owner_demographics', 'content_owner_sharing_service',
+]);
+
+// biome-ignore format: column list
+const CITY_DIMS = ['video_id', 'subscribed_status', 'country_code', 'province_code', 'city', 'creator_content_type'];
+// biome-ignore format: column list
+const RETENTION_DIMS = ['video_id', 'elapsed_video_time_ratio', 'audience_type', 'subscribed_status', 'youtube_product', 'creator_content_type'];
+// biome-ignore format: column list
+const CITY_METRICS = ['views', 'engaged_views', 'red_views', 'watch_time_minutes', 'red_watch_time_minutes', 'average_view_duration_percentage'];
+const RETENTION_METRICS = ['views', 'audience_watch_ratio', 'relative_retention_performance'];
+const AD_RATE_METRICS = ['estimated_youtube_ad_revenue', 'ad_impressions', 'estimated_cpm'];
+/** Content-owner layouts put the owner's columns after video_id, as CBASE does. */
+const owned = (dims: readonly string[]) => [
+  'date',
+  'channel_id',
+  'video_id',
+  'claimed_status',
+  'uploader_type',
+  ...dims.slice(1),
+];
+
+const extension = (
+  type: string,
+  scope: 'channel' | 'owner',
+  kind: FamilyKind,
+  dimensions: readonly string[],
+  metrics: readonly string[],
+): ReportFamily => ({ type, scope, kind, dimensions, metrics, versions: only('x1'), extension: true });
+
+/** The extension layouts, written to `<channel or content owner>/<type>_x1/YYYYMMDD.csv` like the bulk reports. */
+// biome-ignore format: one family a line reads best
+export const EXTENSION_FAMILIES: readonly ReportFamily[] = [
+  extension('channel_city', 'channel', 'city', ['date', 'channel_id', ...CITY_DIMS], CITY_METRICS),
+  extension('channel_audience_retention', 'channel', 'retention', ['date', 'channel_id', ...RETENTION_DIMS], RETENTION_METRICS),
+  extension('channel_estimated_revenue', 'channel', 'revenue', ['date', 'channel_id', 'video_id', 'country_code', ...EXTENSION_COLUMNS], REVENUE_METRICS),
+  extension('channel_ad_rates', 'channel', 'ad_rates', ['date', 'channel_id', 'video_id', 'country_code', 'ad_type'], AD_RATE_METRICS),
+  extension('content_owner_city', 'owner', 'city', owned(CITY_DIMS), CITY_METRICS),
+  extension('content_owner_audience_retention', 'owner', 'retention', owned(RETENTION_DIMS), RETENTION_METRICS),
+];
+
+/** The bulk report families, then the extension layouts: the catalogue order of report type ids. */
+export const ALL_FAMILIES: readonly ReportFamily[] = [...REPORT_FAMILIES, ...EXTENSION_FAMILIES];
+
+export const FAMILY_BY_TYPE: ReadonlyMap<string, ReportFamily> = new Map(ALL_FAMILIES.map((f) => [f.type, f]));
 
 /** Whether a family belongs to a content owner (its files go under the content owner's folder). */
 export const isOwnerFamily = (f: ReportFamily) =>
   f.scope === 'owner' || f.scope === 'owner_playlist' || f.scope === 'asset';
 
-/** The family and version of a report type id such as `channel_traffic_source_a2`, if the catalogue has it. */
+/**
+ * The family and version of a report type id such as `channel_traffic_source_a2` or `channel_city_x1`, if the
+ * catalogue has it.
+ */
 export function parseReportType(id: string): { family: ReportFamily; version: FamilyVersion } | undefined {
-  const m = /^(.+)_(a\d+)$/.exec(id);
+  const m = /^(.+)_([ax]\d+)$/.exec(id);
   const family = m ? FAMILY_BY_TYPE.get(m[1]!) : undefined;
   const version = family?.versions.find((v) => v.version === m![2]);
   return family && version ? { family, version } : undefined;
 }
 
-/** The columns of a report type id, dimensions first, in documented order; throws for an unknown id. */
-export function reportTypeColumns(id: string): string[] {
+/**
+ * The columns of a report type id, dimensions first, in documented order; with `extensions`, the families of
+ * EXTENDED_FAMILY_TYPES also carry EXTENSION_COLUMNS after their dimensions. Throws for an unknown id.
+ */
+export function reportTypeColumns(id: string, extensions = false): string[] {
   const parsed = parseReportType(id);
   if (!parsed) throw new Error(`unknown report type ${id}`);
+  const { family } = parsed;
   const lacks = new Set(parsed.version.lacks);
-  return [...parsed.family.dimensions, ...parsed.family.metrics.filter((m) => !lacks.has(m))];
+  const extra = extensions && EXTENDED_FAMILY_TYPES.has(family.type) ? EXTENSION_COLUMNS : [];
+  return [...family.dimensions, ...extra, ...family.metrics.filter((m) => !lacks.has(m))];
 }
 
 /**
@@ -433,6 +506,62 @@ export const US_PROVINCES: Weights = [
   ['US-MT', 1.1], ['US-RI', 1.1], ['US-DE', 1], ['US-SD', 0.9], ['US-ND', 0.8], ['US-AK', 0.7], ['US-DC', 0.7],
   ['US-VT', 0.6], ['US-WY', 0.6], ['US-ZZ', 3.5],
 ];
+
+/**
+ * Cities of the city extension layouts by country (metro population, millions): `${country}-${name}`, and for the
+ * US `${state}-${name}`, whose state prefix is the row's province_code. Every country of the generator has some.
+ */
+// biome-ignore format: lookup table
+export const CITIES: Readonly<Record<string, Weights>> = {
+  US: [
+    ['US-NY-new_york', 19.5], ['US-CA-los_angeles', 12.8], ['US-IL-chicago', 9.4], ['US-TX-dallas', 7.9],
+    ['US-TX-houston', 7.3], ['US-DC-washington', 6.3], ['US-PA-philadelphia', 6.2], ['US-GA-atlanta', 6.2],
+    ['US-FL-miami', 6.1], ['US-AZ-phoenix', 5], ['US-MA-boston', 4.9], ['US-CA-san_francisco', 4.6],
+    ['US-MI-detroit', 4.3], ['US-WA-seattle', 4], ['US-MN-minneapolis', 3.7], ['US-CA-san_diego', 3.3],
+    ['US-CO-denver', 3], ['US-FL-orlando', 2.7], ['US-NC-charlotte', 2.7], ['US-OR-portland', 2.5],
+    ['US-TX-austin', 2.4], ['US-NV-las_vegas', 2.3],
+  ],
+  IN: [
+    ['IN-delhi', 32], ['IN-mumbai', 21], ['IN-kolkata', 15], ['IN-bengaluru', 13], ['IN-chennai', 11],
+    ['IN-hyderabad', 10], ['IN-ahmedabad', 8], ['IN-pune', 7],
+  ],
+  BR: [
+    ['BR-sao_paulo', 22], ['BR-rio_de_janeiro', 13.5], ['BR-belo_horizonte', 6], ['BR-brasilia', 4.7],
+    ['BR-salvador', 4], ['BR-fortaleza', 4],
+  ],
+  GB: [['GB-london', 14], ['GB-birmingham', 2.9], ['GB-manchester', 2.8], ['GB-leeds', 1.9], ['GB-glasgow', 1.7]],
+  DE: [['DE-berlin', 3.7], ['DE-hamburg', 1.9], ['DE-munich', 1.5], ['DE-cologne', 1.1], ['DE-frankfurt', 0.8]],
+  JP: [['JP-tokyo', 37], ['JP-osaka', 19], ['JP-nagoya', 9.5], ['JP-fukuoka', 5.5], ['JP-sapporo', 2.6]],
+  MX: [['MX-mexico_city', 22], ['MX-guadalajara', 5.3], ['MX-monterrey', 5.3], ['MX-puebla', 3]],
+  ID: [['ID-jakarta', 34], ['ID-surabaya', 10], ['ID-bandung', 8.5], ['ID-medan', 4]],
+  FR: [['FR-paris', 11], ['FR-lyon', 2.3], ['FR-marseille', 1.9], ['FR-toulouse', 1.4]],
+  CA: [['CA-toronto', 6.7], ['CA-montreal', 4.3], ['CA-vancouver', 2.7], ['CA-calgary', 1.6]],
+  PH: [['PH-manila', 14], ['PH-cebu', 3], ['PH-davao', 1.8]],
+  RU: [['RU-moscow', 12.6], ['RU-saint_petersburg', 5.4], ['RU-novosibirsk', 1.6]],
+  TR: [['TR-istanbul', 15.6], ['TR-ankara', 5.7], ['TR-izmir', 3]],
+  VN: [['VN-ho_chi_minh_city', 9], ['VN-hanoi', 8]],
+  KR: [['KR-seoul', 25], ['KR-busan', 3.4]],
+  IT: [['IT-rome', 4.3], ['IT-milan', 3.2], ['IT-naples', 3]],
+  ES: [['ES-madrid', 6.7], ['ES-barcelona', 5.6], ['ES-valencia', 1.6]],
+  AU: [['AU-sydney', 5.3], ['AU-melbourne', 5.1], ['AU-brisbane', 2.6]],
+  PK: [['PK-karachi', 16], ['PK-lahore', 13]],
+  EG: [['EG-cairo', 21], ['EG-alexandria', 5.4]],
+  TH: [['TH-bangkok', 11], ['TH-chiang_mai', 1.2]],
+  PL: [['PL-warsaw', 3.1], ['PL-krakow', 1.4]],
+  AR: [['AR-buenos_aires', 15.5], ['AR-cordoba', 1.6]],
+  CO: [['CO-bogota', 11], ['CO-medellin', 4]],
+  NL: [['NL-amsterdam', 2.5], ['NL-rotterdam', 1]],
+  SA: [['SA-riyadh', 7.7], ['SA-jeddah', 4.7]],
+  NG: [['NG-lagos', 15], ['NG-abuja', 3.8]],
+  ZA: [['ZA-johannesburg', 6.2], ['ZA-cape_town', 4.8]],
+  SE: [['SE-stockholm', 2.4]],
+  IE: [['IE-dublin', 1.4]],
+  NZ: [['NZ-auckland', 1.7]],
+  SG: [['SG-singapore', 5.9]],
+  IS: [['IS-reykjavik', 0.24]],
+  LU: [['LU-luxembourg', 0.13]],
+  MT: [['MT-valletta', 0.4]],
+};
 
 /** Viewers' language by country, for the caption language of subtitle reports (channels speak English). */
 // biome-ignore format: lookup table

@@ -14,14 +14,22 @@
  *
  * The other report families (catalogue in export-families.ts, generation and writeAllExports in export-world.ts)
  * reuse this module's plan and metrics; the exports marked "shared with export-world.ts" exist for that.
+ *
+ * With `extensions`, the video report files also carry creator_content_type (a trait of the video) and
+ * youtube_product (export-extensions.ts): each row of the plain file is split over the apps, from a stream of its own,
+ * so the rows' views add up to the plain file's row exactly; without it the files are exactly what they were.
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { gzip as gzipCallback } from 'node:zlib';
+import { NO_CREATOR_TYPE, NO_PRODUCT, PRODUCTS, planVideoExtensions, splitProducts } from './export-extensions';
 import {
+  ALL_FAMILIES,
   BASE,
   CHANNEL_BASIC_METRICS,
+  EXTENSION_COLUMNS,
+  EXTENSION_FAMILIES,
   isOwnerFamily,
   parseReportType,
   REPORT_FAMILIES,
@@ -48,7 +56,8 @@ export interface GeneratorOptions {
   /**
    * What writeAllExports writes (default ['channel_basic']): 'all', family prefixes ('channel_traffic_source',
    * 'content_owner', 'playlist') at the version matching `version`, or exact report type ids
-   * ('channel_traffic_source_a2'). 'all' leaves out content-owner families when there is no contentOwner.
+   * ('channel_traffic_source_a2', 'channel_city_x1'). 'all' leaves out content-owner families when there is no
+   * contentOwner, and the x1 extension layouts without `extensions`.
    */
   reports?: readonly string[];
   /** The channel's playlists (default 10): ids `${playlistPrefix}01`.., each holding a subset of its videos. */
@@ -67,6 +76,13 @@ export interface GeneratorOptions {
   assetPrefix?: string;
   /** Also write `${outDir}/exchange_rates.csv` (writeAllExports). */
   rates?: boolean;
+  /**
+   * Extension data (default false): the video report files (channel_basic … channel_sharing_service and their
+   * content-owner twins) get the columns creator_content_type and youtube_product, and 'all' or a prefix also
+   * selects the x1 extension layouts (channel_city_x1, …). Exact x1 ids, or a prefix naming only extension layouts,
+   * select them without it.
+   */
+  extensions?: boolean;
 }
 
 /** One channel of a content owner; unset fields come from the generator options (prefixes from the channel id). */
@@ -192,6 +208,9 @@ function validateFamilyOptions(
   if (o.assets !== undefined) intIn('assets', o.assets, 1, 10 ** ASSET_WIDTH - 1);
   if (o.assetPrefix !== undefined) safe('asset prefix', o.assetPrefix);
   if (o.rates !== undefined && typeof o.rates !== 'boolean') errors.push('rates must be true or false');
+  if (o.extensions !== undefined && typeof o.extensions !== 'boolean') {
+    errors.push('extensions must be true or false');
+  }
   if (o.channels !== undefined) {
     if (!Array.isArray(o.channels) || o.channels.length === 0) errors.push('channels must be a non-empty list');
     const seen = new Set<string>();
@@ -230,21 +249,25 @@ function validateFamilyOptions(
 /** The report type ids the options ask for (catalogue order), and the entries that match nothing. */
 function matchReports(o: GeneratorOptions): { ids: string[]; unknown: string[] } {
   const era = REPORT_VERSIONS.includes(o.version) ? o.version : 'a3';
+  const catalogue = o.extensions === true ? ALL_FAMILIES : REPORT_FAMILIES;
   const ids = new Set<string>();
   const unknown: string[] = [];
   const add = (f: ReportFamily) => ids.add(`${f.type}_${versionForEra(f, era).version}`);
   for (const entry of o.reports ?? ['channel_basic']) {
     if (entry === 'all') {
-      for (const f of REPORT_FAMILIES) if (!isOwnerFamily(f) || o.contentOwner !== undefined) add(f);
+      for (const f of catalogue) if (!isOwnerFamily(f) || o.contentOwner !== undefined) add(f);
     } else if (parseReportType(entry)) {
       ids.add(entry);
     } else {
-      const matched = REPORT_FAMILIES.filter((f) => f.type === entry || f.type.startsWith(`${entry}_`));
+      const prefixOf = (f: ReportFamily) => f.type === entry || f.type.startsWith(`${entry}_`);
+      let matched = catalogue.filter(prefixOf);
+      // A prefix naming only extension layouts (channel_city) asks for them, as their exact ids do.
+      if (matched.length === 0) matched = EXTENSION_FAMILIES.filter(prefixOf);
       if (matched.length === 0) unknown.push(entry);
       for (const f of matched) add(f);
     }
   }
-  const order = (id: string) => REPORT_FAMILIES.indexOf(parseReportType(id)!.family);
+  const order = (id: string) => ALL_FAMILIES.indexOf(parseReportType(id)!.family);
   return { ids: [...ids].sort((a, b) => order(a) - order(b) || (a < b ? 1 : -1)), unknown };
 }
 
@@ -503,6 +526,15 @@ const SLOTS = CANONICAL_INDEX.size;
 const slot = (name: (typeof METRIC_COLUMNS_A3)[number] | (typeof DIMENSION_COLUMNS)[number]) =>
   CANONICAL_INDEX.get(name)!;
 
+/** Slots of the extension columns in `generate`'s rows, after the channel_basic ones. */
+const X_CREATOR = SLOTS;
+const X_PRODUCT = SLOTS + 1;
+const EXTENDED_INDEX = new Map<string, number>([
+  ...CANONICAL_INDEX,
+  [EXTENSION_COLUMNS[0], X_CREATOR],
+  [EXTENSION_COLUMNS[1], X_PRODUCT],
+]);
+
 function fileHeader(o: GeneratorOptions, day: number): { header: string[]; order: Int32Array } {
   const rng = new Rng(hash32('header', o.seed, o.channel, day));
   const dims =
@@ -514,8 +546,9 @@ function fileHeader(o: GeneratorOptions, day: number): { header: string[]; order
     const j = rng.int(i + 1);
     [metrics[i], metrics[j]] = [metrics[j]!, metrics[i]!];
   }
-  const header = [...dims, ...metrics];
-  return { header, order: Int32Array.from(header, (c) => CANONICAL_INDEX.get(c)!) };
+  // The extension columns follow the dimensions; the rest of the header is the plain file's.
+  const header = [...dims, ...(o.extensions === true ? EXTENSION_COLUMNS : []), ...metrics];
+  return { header, order: Int32Array.from(header, (c) => EXTENDED_INDEX.get(c)!) };
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -727,8 +760,10 @@ export function* generate<Row>(
   const plan = planChannel(o);
   const startMs = parseDay(o.start)!;
   const startWeekday = new Date(startMs).getUTCDay();
-  const canon = new Array<string>(SLOTS).fill('0');
+  const canon = new Array<string>(SLOTS + EXTENSION_COLUMNS.length).fill('0');
   canon[S.channel] = o.channel;
+  const extensions = o.extensions === true ? planVideoExtensions(o.seed, o.channel, plan.videos) : undefined;
+  const parts = new Int32Array(PRODUCTS.length);
 
   for (let d = 0; d < o.days; d++) {
     const date = compactDate(startMs, d);
@@ -741,13 +776,17 @@ export function* generate<Row>(
     }
     canon[S.date] = date;
     const dayFactor = dayTrend(plan, d, (startWeekday + d) % 7) * rng.lognormal(0.05);
+    // The app split draws from its own stream: the main stream, and so every cell, stays the plain file's.
+    const productRng = extensions ? new Rng(hash32('products', o.seed, o.channel, d)) : undefined;
 
     let dayViews = 0;
-    for (const v of plan.videos) {
+    for (let i = 0; i < plan.videos.length; i++) {
+      const v = plan.videos[i]!;
       if (v.publishDay > d) break; // videos are in upload order
       const age = d - v.publishDay;
       const mean = videoMean(rng, v, age, dayFactor);
       canon[S.video] = v.id;
+      if (extensions) canon[X_CREATOR] = extensions[i]!.creatorType;
       const liveShare = v.live && age === 0 ? rng.between(0.6, 0.9) : 0;
       for (const live of liveShare > 0 ? LIVE_DAY : ON_DEMAND_ONLY) {
         canon[S.live] = live ? 'live' : 'on_demand';
@@ -761,7 +800,23 @@ export function* generate<Row>(
           canon[S.country] = COUNTRIES[cell >> 1]!;
           fillMetrics(rng, canon, v, views, subscribed, live);
           dayViews += views;
-          rows.push(emit(canon, order));
+          if (!extensions || !productRng) {
+            rows.push(emit(canon, order));
+            continue;
+          }
+          const only = splitProducts(productRng, extensions[i]!.products, views, parts);
+          if (only >= 0) {
+            canon[X_PRODUCT] = PRODUCTS[only]!;
+            rows.push(emit(canon, order));
+            continue;
+          }
+          // Split over apps: each part gets its own metrics (the views add up to the cell's exactly).
+          for (let p = 0; p < PRODUCTS.length; p++) {
+            if (parts[p] === 0) continue;
+            fillMetrics(productRng, canon, v, parts[p]!, subscribed, live);
+            canon[X_PRODUCT] = PRODUCTS[p]!;
+            rows.push(emit(canon, order));
+          }
         }
       }
     }
@@ -774,6 +829,8 @@ export function* generate<Row>(
       canon[S.video] = '';
       canon[S.live] = 'on_demand';
       canon[S.country] = UNKNOWN_COUNTRY;
+      canon[X_CREATOR] = NO_CREATOR_TYPE;
+      canon[X_PRODUCT] = NO_PRODUCT;
       if (gained > 0) {
         canon[S.subscribed] = 'not_subscribed';
         canon[S.gained] = int(gained);

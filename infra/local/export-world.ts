@@ -8,6 +8,11 @@
  * the families of one day tell a consistent story. Playlist families thin those views by a shared stream too. The
  * slicing itself draws from a stream per (family, day), so the versions of a family carry the same numbers and differ
  * only in columns.
+ *
+ * With `extensions`, the video families also carry creator_content_type and youtube_product: every cell is first drawn
+ * and filled exactly as in the plain file, then split over the apps from a stream of its own (the parts' views add up
+ * to the cell's). The x1 extension layouts (city, audience retention, channel revenue and ad rates) slice the same
+ * day's views; see export-extensions.ts.
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -23,13 +28,30 @@ import {
 } from '../../functions/core/reports/ingest/code-tables';
 import { exchangeRatesCsv } from './exchange-rates';
 import {
+  AUDIENCE_TYPES,
+  NO_CREATOR_TYPE,
+  NO_PRODUCT,
+  PRODUCT_CPM,
+  PRODUCTS,
+  planVideoExtensions,
+  RETENTION_POINTS,
+  referenceCurve,
+  retentionCurve,
+  retentionSlices,
+  sliceTilt,
+  splitProducts,
+  type VideoExtension,
+} from './export-extensions';
+import {
   AD_DETAILS,
   AD_TYPE_CPM,
   AD_TYPE_WEIGHTS,
   AGE_GROUP_WEIGHTS,
+  ALL_FAMILIES,
   ANNOTATION_TYPES,
   BROWSE_FEATURES,
   CARD_TYPES,
+  CITIES,
   COUNTRY_CPM,
   COUNTRY_LANGUAGE,
   DETAIL_TRAFFIC_TYPES,
@@ -38,6 +60,8 @@ import {
   EMBEDDING_SITES,
   END_SCREEN_CTR,
   END_SCREEN_TYPES,
+  EXTENDED_FAMILY_TYPES,
+  EXTENSION_COLUMNS,
   EXTERNAL_SITES,
   type FamilyKind,
   type FamilyScope,
@@ -53,7 +77,6 @@ import {
   PLAYBACK_LONG,
   PLAYBACK_SHORT,
   parseReportType,
-  REPORT_FAMILIES,
   type ReportFamily,
   reportTypeColumns,
   SEARCH_EXTRA,
@@ -103,7 +126,7 @@ import {
   videoMean,
   writeDays,
 } from './export-generator';
-import { dec6, dec10, hash32, int, money, Picker, Rng, ratio, round6, zipf } from './export-random';
+import { dec2, dec6, dec10, hash32, int, money, Picker, Rng, ratio, round6, zipf } from './export-random';
 
 // ---------------------------------------------------------------------------------------------------------------
 // The world: channels, playlists, content owner, per-video traits
@@ -119,6 +142,13 @@ const LOGGED_IN_SHARE = 0.62;
 /** The partner's share of gross ad revenue. */
 const PARTNER_SHARE = 0.55;
 const FAMILY_EMPTY_DAY_PROBABILITY = 0.01;
+/** Share of views the city layouts can place in a city (the rest have no known city and are left out). */
+const CITY_SHARE = 0.7;
+/** Audience retention: the channel's most viewed videos of the day with enough views, a few slices each. */
+const RETENTION_TOP_VIDEOS = 20;
+const RETENTION_MIN_VIEWS = 40;
+const RETENTION_MIN_SLICE_VIEWS = 10;
+const RETENTION_MAX_SLICES = 4;
 /** Activity is cached per channel-day while a run holds at most this many video-days. */
 const ACTIVITY_CACHE_LIMIT = 4_000_000;
 
@@ -173,6 +203,8 @@ interface DayActivity {
 export interface ChannelWorld {
   plan: ChannelPlan;
   traits: VideoTraits[];
+  /** Extension traits (creator content type, apps, retention), from a stream of their own. */
+  extensions: VideoExtension[];
   playlists: PlaylistPlan[];
   uploader: 'self' | 'thirdParty';
   vocab: Vocabulary;
@@ -265,6 +297,7 @@ function planChannelWorld(
   return {
     plan,
     traits,
+    extensions: planVideoExtensions(o.seed, c.channel, plan.videos),
     playlists,
     uploader,
     vocab: planVocabulary(new Rng(hash32('vocabulary', o.seed, c.channel)), plan),
@@ -465,7 +498,7 @@ function channelActivity(o: GeneratorOptions, cw: ChannelWorld, d: number): DayA
 
 /** Canonical slots of every family column: channel_basic's first (so fillMetrics serves every family), then the rest. */
 const FAMILY_INDEX = new Map<string, number>(CANONICAL_INDEX);
-for (const f of REPORT_FAMILIES) {
+for (const f of ALL_FAMILIES) {
   for (const c of [...f.dimensions, ...f.metrics]) if (!FAMILY_INDEX.has(c)) FAMILY_INDEX.set(c, FAMILY_INDEX.size);
 }
 const FAMILY_SLOTS = FAMILY_INDEX.size;
@@ -512,6 +545,13 @@ const F = {
   cpm: fslot('estimated_cpm'),
   redRevenue: fslot('estimated_partner_red_revenue'),
   transactionRevenue: fslot('estimated_partner_transaction_revenue'),
+  creator: fslot('creator_content_type'),
+  product: fslot('youtube_product'),
+  city: fslot('city'),
+  elapsed: fslot('elapsed_video_time_ratio'),
+  audienceType: fslot('audience_type'),
+  watchRatio: fslot('audience_watch_ratio'),
+  relativeRetention: fslot('relative_retention_performance'),
 };
 
 /** Free-text columns, quoted in the CSV when they hold a comma or a quote. */
@@ -548,6 +588,8 @@ const CELL_CAP: Readonly<Record<FamilyKind, number>> = {
   end_screens: 10,
   revenue: 12,
   ad_rates: 16,
+  city: 20,
+  retention: 0, // not sliced into cells (generateRetention)
 };
 
 /** The dimension slots a kind's cells set, in the order its sampler fills them (country and subscribed first). */
@@ -566,12 +608,15 @@ const CELL_SLOTS: Readonly<Record<FamilyKind, readonly number[]>> = {
   end_screens: [S.country, S.subscribed, F.endScreenType, F.endScreenId],
   revenue: [S.country],
   ad_rates: [S.country, F.adType],
+  city: [S.country, S.subscribed, F.province, F.city],
+  retention: [],
 };
 
 interface Unit {
   cw: ChannelWorld;
   v: VideoPlan;
   t: VideoTraits;
+  x: VideoExtension;
   live: boolean;
   views: number;
   /** Videos of the channel uploaded by this day (details only point at those). */
@@ -619,6 +664,10 @@ function splitCells(rng: Rng, total: number, cap: number, width: number, sample:
 }
 
 const US = COUNTRIES.indexOf('US');
+const CITY_PICKERS = new Map(Object.entries(CITIES).map(([country, w]) => [country, new Picker(w)] as const));
+for (const c of COUNTRIES) {
+  if (c !== UNKNOWN_COUNTRY && !CITY_PICKERS.has(c)) throw new Error(`no cities for the country ${c}`);
+}
 
 function pickCountry(rng: Rng, v: VideoPlan): string {
   const u = rng.next();
@@ -767,6 +816,15 @@ function sampleSlice(rng: Rng, kind: FamilyKind, u: Unit, scope: FamilyScope, ou
     case 'ad_rates':
       out[1] = AD_TYPE_PICKER.pick(rng);
       return;
+    case 'city': {
+      // Views of an unknown country have no city either: draw the country again.
+      for (let tries = 0; out[0] === UNKNOWN_COUNTRY && tries < 8; tries++) out[0] = pickCountry(rng, u.v);
+      if (out[0] === UNKNOWN_COUNTRY) out[0] = 'US';
+      const city = CITY_PICKERS.get(out[0]!)!.pick(rng);
+      out[2] = out[0] === 'US' ? city.slice(0, 5) : ''; // US-CA-los_angeles -> US-CA
+      out[3] = city;
+      return;
+    }
     default:
       return; // basic, demographics, revenue: country (and subscribed) only
   }
@@ -789,6 +847,8 @@ function unitTotal(rng: Rng, kind: FamilyKind, u: Unit): number {
       return u.t.endScreens.length > 0 ? rng.binomial(u.views, Math.min(0.9, (u.v.viewPercentage / 100) * 0.8)) : 0;
     case 'demographics':
       return rng.binomial(u.views, LOGGED_IN_SHARE);
+    case 'city':
+      return rng.binomial(u.views, CITY_SHARE);
     case 'ad_rates': {
       const monetized = rng.binomial(u.views, u.t.monetizedRate);
       return monetized + rng.poisson(monetized * 0.35); // ad impressions
@@ -820,11 +880,22 @@ function cents(rng: Rng, amount: number): number {
   return whole + (rng.next() < amount - whole ? 1 : 0);
 }
 
-/** Revenue of `views` views in one country, in whole cents (asset rows get their asset's share). */
-function fillRevenue(rng: Rng, canon: string[], u: Unit, views: number, country: string, month: number): boolean {
+/**
+ * Revenue of `views` views in one country, in whole cents (asset rows get their asset's share; `cpmScale` is the
+ * app's CPM multiplier in the channel revenue extension).
+ */
+function fillRevenue(
+  rng: Rng,
+  canon: string[],
+  u: Unit,
+  views: number,
+  country: string,
+  month: number,
+  cpmScale: number,
+): boolean {
   const monetized = rng.binomial(views, u.t.monetizedRate);
   const impressions = monetized + rng.poisson(monetized * 0.35);
-  const cpm = COUNTRY_CPM[country]! * u.t.cpmFactor * MONTH_CPM[month]! * rng.lognormal(0.2);
+  const cpm = COUNTRY_CPM[country]! * u.t.cpmFactor * MONTH_CPM[month]! * rng.lognormal(0.2) * cpmScale;
   const gross = cents(rng, (impressions * cpm) / 10); // impressions × (cpm / 1000) dollars × 100
   const partnerAd = cents(rng, gross * PARTNER_SHARE * u.assetShare);
   const auction = cents(rng, partnerAd * rng.between(0.8, 0.97));
@@ -848,7 +919,16 @@ function fillRevenue(rng: Rng, canon: string[], u: Unit, views: number, country:
 }
 
 /** Metrics of one cell with `count` units; false when the row should not be written. */
-function fillCell(rng: Rng, kind: FamilyKind, playlist: boolean, canon: string[], u: Unit, cell: Cell, month: number) {
+function fillCell(
+  rng: Rng,
+  kind: FamilyKind,
+  playlist: boolean,
+  canon: string[],
+  u: Unit,
+  cell: Cell,
+  month: number,
+  cpmScale = 1,
+) {
   const count = cell.count;
   switch (kind) {
     case 'sharing_service':
@@ -888,14 +968,15 @@ function fillCell(rng: Rng, kind: FamilyKind, playlist: boolean, canon: string[]
       return true;
     }
     case 'revenue':
-      return fillRevenue(rng, canon, u, count, cell.dims[0]!, month);
+      return fillRevenue(rng, canon, u, count, cell.dims[0]!, month, cpmScale);
     case 'ad_rates': {
       const cpm =
         COUNTRY_CPM[cell.dims[0]!]! *
         AD_TYPE_CPM[cell.dims[1]!]! *
         u.t.cpmFactor *
         MONTH_CPM[month]! *
-        rng.lognormal(0.2);
+        rng.lognormal(0.2) *
+        cpmScale;
       const gross = cents(rng, (count * cpm) / 10);
       canon[F.grossRevenue] = money(gross);
       canon[F.adImpressions] = int(count);
@@ -915,7 +996,10 @@ function dayUnits(world: World, f: ReportFamily, d: number): Unit[] {
   const units: Unit[] = [];
   const perPlaylist = f.scope === 'playlist' || f.scope === 'owner_playlist';
   const monetary = f.kind === 'revenue' || f.kind === 'ad_rates';
-  const claimedOnly = monetary || f.scope === 'asset';
+  // A content owner earns from its claimed videos; a channel (the x1 revenue layouts) from all of its own.
+  const claimedOnly = (monetary && f.scope !== 'channel') || f.scope === 'asset';
+  // Money and cities have no live/on-demand split.
+  const merged = monetary || f.kind === 'city';
   const owner = world.owner;
   const channels =
     f.scope === 'channel' || f.scope === 'playlist'
@@ -937,7 +1021,16 @@ function dayUnits(world: World, f: ReportFamily, d: number): Unit[] {
             const all = live ? act.live[i]! : act.onDemand[i]!;
             const views = all > 0 ? rng.binomial(all, share) : 0;
             if (views > 0)
-              units.push({ ...base, v: cw.plan.videos[i]!, t: cw.traits[i]!, live, views, playlist, position });
+              units.push({
+                ...base,
+                v: cw.plan.videos[i]!,
+                t: cw.traits[i]!,
+                x: cw.extensions[i]!,
+                live,
+                views,
+                playlist,
+                position,
+              });
           }
         });
       }
@@ -946,17 +1039,18 @@ function dayUnits(world: World, f: ReportFamily, d: number): Unit[] {
     for (let i = 0; i < act.published; i++) {
       const v = cw.plan.videos[i]!;
       const t = cw.traits[i]!;
+      const x = cw.extensions[i]!;
       if (claimedOnly && !t.claimed) continue;
       const push = (live: boolean, views: number) => {
         if (views === 0) return;
-        if (f.scope !== 'asset') units.push({ ...base, v, t, live, views });
+        if (f.scope !== 'asset') units.push({ ...base, v, t, x, live, views });
         else {
           t.assets.forEach((asset, k) => {
-            units.push({ ...base, v, t, live, views, asset, assetShare: t.assetShares[k]! });
+            units.push({ ...base, v, t, x, live, views, asset, assetShare: t.assetShares[k]! });
           });
         }
       };
-      if (monetary) push(false, act.live[i]! + act.onDemand[i]!);
+      if (merged) push(false, act.live[i]! + act.onDemand[i]!);
       else {
         push(true, act.live[i]!);
         push(false, act.onDemand[i]!);
@@ -990,6 +1084,14 @@ function familyHeader(
   return { header, order: Int32Array.from(header, (c) => FAMILY_INDEX.get(c)!) };
 }
 
+/** A plain file's header with the extension columns after its `dimensions` dimension columns. */
+function withExtensionColumns(header: readonly string[], dimensions: number) {
+  const extended = [...header.slice(0, dimensions), ...EXTENSION_COLUMNS, ...header.slice(dimensions)];
+  return { header: extended, order: Int32Array.from(extended, (c) => FAMILY_INDEX.get(c)!) };
+}
+
+const noRow = () => undefined;
+
 /**
  * One file per day of a family other than channel_basic. Values depend on the family (not its version), so the
  * versions of a family carry the same numbers and differ only in columns.
@@ -1009,18 +1111,33 @@ function* generateFamily<Row>(
   const playlist = f.scope === 'playlist' || f.scope === 'owner_playlist';
   const metricSlots = f.metrics.map(fslot);
   const canon = new Array<string>(FAMILY_SLOTS).fill('');
+  const extended = o.extensions === true && EXTENDED_FAMILY_TYPES.has(f.type);
+  // Rows split over apps: the extension columns of a video family, or a layout with youtube_product.
+  const byProduct = extended || f.dimensions.includes('youtube_product');
+  const parts = new Int32Array(PRODUCTS.length);
 
   for (let d = 0; d < o.days; d++) {
     const date = compactDate(startMs, d);
-    const { header, order } = familyHeader(columns, f.dimensions.length, f.type, o.seed, owner, d);
+    const plain = familyHeader(columns, f.dimensions.length, f.type, o.seed, owner, d);
+    const { header, order } = extended ? withExtensionColumns(plain.header, f.dimensions.length) : plain;
     const rows: Row[] = [];
     const rng = new Rng(hash32('slice', f.type, o.seed, owner, d));
     if (rng.next() < FAMILY_EMPTY_DAY_PROBABILITY) {
       yield { date, header, rows };
       continue;
     }
+    // The app split has its own stream, so the main one (and every cell) stays the plain file's.
+    const productRng = byProduct ? new Rng(hash32('products', f.type, o.seed, owner, d)) : undefined;
+    const push = () => {
+      rows.push(emit(canon, order));
+    };
     canon[S.date] = date;
     const month = Number(date.slice(4, 6)) - 1;
+    /** Fills (part of) a cell of unit `u` from stream `r` and writes its rows with `out`. */
+    const fill = (r: Rng, u: Unit, part: Cell, cpmScale: number, out: () => void) => {
+      if (f.kind === 'demographics') emitDemographics(r, canon, u, part.count, out);
+      else if (fillCell(r, f.kind, playlist, canon, u, part, month, cpmScale)) out();
+    };
     const channelViews = new Map<ChannelWorld, number>();
     for (const u of dayUnits(world, f, d)) {
       canon[S.channel] = u.cw.plan.options.channel;
@@ -1030,6 +1147,7 @@ function* generateFamily<Row>(
       canon[F.asset] = u.asset;
       canon[F.claimed] = u.t.claimed ? 'claimed' : '';
       canon[F.uploader] = u.cw.uploader;
+      canon[F.creator] = u.x.creatorType;
       channelViews.set(u.cw, (channelViews.get(u.cw) ?? 0) + u.views);
       const total = unitTotal(rng, f.kind, u);
       const sample = (out: string[]) => {
@@ -1040,10 +1158,23 @@ function* generateFamily<Row>(
       const cells = [...splitCells(rng, total, cap, slots.length, sample)];
       for (const cell of cells) {
         for (let k = 0; k < slots.length; k++) canon[slots[k]!] = cell.dims[k]!;
-        if (f.kind === 'demographics') {
-          emitDemographics(rng, canon, u, cell.count, () => rows.push(emit(canon, order)));
-        } else if (fillCell(rng, f.kind, playlist, canon, u, cell, month)) {
-          rows.push(emit(canon, order));
+        if (!productRng) {
+          fill(rng, u, cell, 1, push);
+          continue;
+        }
+        const only = splitProducts(productRng, u.x.products, cell.count, parts);
+        if (only >= 0) {
+          canon[F.product] = PRODUCTS[only]!;
+          fill(rng, u, cell, PRODUCT_CPM[only]!, push);
+          continue;
+        }
+        // Split over apps: the whole cell still draws from the main stream (as in the plain file, whose later
+        // cells depend on it), then each app's part gets its own metrics from the app stream.
+        fill(rng, u, cell, 1, noRow);
+        for (let p = 0; p < PRODUCTS.length; p++) {
+          if (parts[p] === 0) continue;
+          canon[F.product] = PRODUCTS[p]!;
+          fill(productRng, u, { dims: cell.dims, count: parts[p]! }, PRODUCT_CPM[p]!, push);
         }
       }
     }
@@ -1060,6 +1191,8 @@ function* generateFamily<Row>(
         canon[F.uploader] = 'self';
         canon[S.live] = 'on_demand';
         canon[S.country] = UNKNOWN_COUNTRY;
+        canon[F.creator] = NO_CREATOR_TYPE;
+        canon[F.product] = NO_PRODUCT;
         if (gained > 0) {
           canon[S.subscribed] = 'not_subscribed';
           canon[S.gained] = int(gained);
@@ -1076,6 +1209,95 @@ function* generateFamily<Row>(
     }
     yield { date, header, rows };
   }
+}
+
+/** elapsed_video_time_ratio of each point: 0.01 … 0.5 … 1. */
+const ELAPSED = Array.from({ length: RETENTION_POINTS }, (_, k) => dec2((k + 1) / RETENTION_POINTS));
+
+/** The indexes (ascending) of the `top` most viewed videos of a day with at least `min` views. */
+function topVideos(act: DayActivity, top: number, min: number): number[] {
+  const views = (i: number) => act.live[i]! + act.onDemand[i]!;
+  const chosen: number[] = [];
+  for (let i = 0; i < act.published; i++) if (views(i) >= min) chosen.push(i);
+  chosen.sort((a, b) => views(b) - views(a) || a - b);
+  return chosen.slice(0, top).sort((a, b) => a - b);
+}
+
+/**
+ * Audience-retention files: for each channel, the day's most viewed videos (RETENTION_TOP_VIDEOS, enough views),
+ * their views split over (audience type × subscribed status × app) slices, and for each slice RETENTION_POINTS rows:
+ * `views` the slice's viewers (the weight of the ratios), audience_watch_ratio the video's curve tilted for the slice
+ * with sampling noise, relative_retention_performance how it compares with typical videos of its kind.
+ */
+function* generateRetention<Row>(
+  world: World,
+  reportType: string,
+  emit: (canon: string[], order: Int32Array) => Row,
+): Generator<{ date: string; header: string[]; rows: Row[] }, void, undefined> {
+  const { family: f } = parseReportType(reportType)!;
+  const o = world.options;
+  const owner = isOwnerFamily(f) ? world.owner!.id : o.channel;
+  const columns = reportTypeColumns(reportType);
+  const startMs = parseDay(o.start)!;
+  const channels = isOwnerFamily(f) ? world.owner!.channels : [world.channel];
+  const canon = new Array<string>(FAMILY_SLOTS).fill('');
+
+  for (let d = 0; d < o.days; d++) {
+    const date = compactDate(startMs, d);
+    const { header, order } = familyHeader(columns, f.dimensions.length, f.type, o.seed, owner, d);
+    const rows: Row[] = [];
+    const rng = new Rng(hash32('retention', f.type, o.seed, owner, d));
+    if (rng.next() < FAMILY_EMPTY_DAY_PROBABILITY) {
+      yield { date, header, rows };
+      continue;
+    }
+    canon[S.date] = date;
+    for (const cw of channels) {
+      const act = channelActivity(o, cw, d);
+      canon[S.channel] = cw.plan.options.channel;
+      canon[F.uploader] = cw.uploader;
+      for (const i of topVideos(act, RETENTION_TOP_VIDEOS, RETENTION_MIN_VIEWS)) {
+        const v = cw.plan.videos[i]!;
+        const x = cw.extensions[i]!;
+        canon[S.video] = v.id;
+        canon[F.claimed] = cw.traits[i]!.claimed ? 'claimed' : '';
+        canon[F.creator] = x.creatorType;
+        const curve = retentionCurve(x);
+        const reference = referenceCurve(x.creatorType);
+        const views = act.live[i]! + act.onDemand[i]!;
+        const slices = retentionSlices(rng, v, x, d, views, RETENTION_MIN_SLICE_VIEWS, RETENTION_MAX_SLICES);
+        for (const slice of slices) {
+          canon[F.audienceType] = AUDIENCE_TYPES[slice.audience]!;
+          canon[S.subscribed] = slice.subscribed ? 'subscribed' : 'not_subscribed';
+          canon[F.product] = PRODUCTS[slice.product]!;
+          canon[S.views] = int(slice.views);
+          const tilt = sliceTilt(slice.audience, slice.subscribed, slice.product);
+          // Fewer viewers, noisier curve; plus a small wobble of the whole day.
+          const sigma = 0.01 + 0.3 / Math.sqrt(slice.views);
+          const level = rng.lognormal(0.03);
+          for (let k = 0; k < RETENTION_POINTS; k++) {
+            const watch = curve[k]! * Math.exp((-tilt * (k + 1)) / RETENTION_POINTS) * level * rng.lognormal(sigma);
+            canon[F.elapsed] = ELAPSED[k]!;
+            canon[F.watchRatio] = dec6(watch);
+            canon[F.relativeRetention] = dec6(1 / (1 + Math.exp(-(x.quality + 6 * (watch - reference[k]!)))));
+            rows.push(emit(canon, order));
+          }
+        }
+      }
+    }
+    yield { date, header, rows };
+  }
+}
+
+/** The day files of any family but channel_basic. */
+function generateWorldFamily<Row>(
+  world: World,
+  reportType: string,
+  emit: (canon: string[], order: Int32Array) => Row,
+): Generator<{ date: string; header: string[]; rows: Row[] }, void, undefined> {
+  return parseReportType(reportType)!.family.kind === 'retention'
+    ? generateRetention(world, reportType, emit)
+    : generateFamily(world, reportType, emit);
 }
 
 /**
@@ -1102,14 +1324,15 @@ function emitDemographics(rng: Rng, canon: string[], u: Unit, viewers: number, e
 /** The report type id for an id or a family prefix (at the version matching `version`). */
 function reportTypeOf(o: GeneratorOptions, reportType: string): string {
   if (parseReportType(reportType)) return reportType;
-  const f = REPORT_FAMILIES.find((x) => x.type === reportType);
+  const f = ALL_FAMILIES.find((x) => x.type === reportType);
   if (!f) throw new Error(`unknown report type ${reportType}`);
   return `${f.type}_${versionForEra(f, o.version).version}`;
 }
 
 /**
- * One export per day of any report type (an id such as 'channel_traffic_source_a2', or a family such as
- * 'playlist_basic' at the version matching `version`), in date order. Rows hold raw values (no CSV quoting).
+ * One export per day of any report type (an id such as 'channel_traffic_source_a2' or 'channel_city_x1', or a family
+ * such as 'playlist_basic' at the version matching `version`), in date order. Rows hold raw values (no CSV quoting);
+ * with `extensions`, the video families carry the extension columns.
  */
 export function generateReportDays(o: GeneratorOptions, reportType: string): Generator<DayExport, void, undefined> {
   assertValid(o);
@@ -1117,7 +1340,7 @@ export function generateReportDays(o: GeneratorOptions, reportType: string): Gen
   const { family } = parseReportType(id)!;
   if (family.type === 'channel_basic') return generate({ ...o, version: id.slice(-2) as ReportVersion }, rowFields);
   if (isOwnerFamily(family) && o.contentOwner === undefined) throw new Error(`${id} needs a content owner`);
-  return generateFamily(planWorld(o), id, rowFields);
+  return generateWorldFamily(planWorld(o), id, rowFields);
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -1145,7 +1368,7 @@ export interface ExportSummary {
 export const EXCHANGE_RATES_FILE = 'exchange_rates.csv';
 
 /**
- * Writes every requested report type (`reports`, default channel_basic) to
+ * Writes every requested report type (`reports`, default channel_basic; x1 extension layouts included) to
  * `${outDir}/${channel or contentOwner}/${report type id}/${YYYYMMDD}.csv[.gz]`, plus `${outDir}/exchange_rates.csv`
  * when `rates` is set. channel_basic files are exactly those of writeExports.
  */
@@ -1166,7 +1389,7 @@ export async function writeAllExports(
     const days =
       family.type === 'channel_basic'
         ? generate({ ...o, version: reportType.slice(-2) as ReportVersion }, rowLine)
-        : generateFamily(world!, reportType, familyLine);
+        : generateWorldFamily(world!, reportType, familyLine);
     const written = await writeDays(days, dir, o.gzip, onFile);
     const seconds = (performance.now() - started) / 1000;
     summary.reports.push({ reportType, owner, dir, ...written, seconds });

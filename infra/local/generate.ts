@@ -2,10 +2,12 @@
  * `npm run generate -- --channel UCdemo-alice --videos 600 --days 365 --out DIR [--start 2025-11-01] [--seed 42]
  *   [--video-prefix alice-v] [--video-width 4] [--version a3] [--gzip] [--reports all|a,b,c] [--playlists 10]
  *   [--playlist-prefix alice-p] [--content-owner demo-co --channels UCdemo-carol,UCx] [--assets 50]
- *   [--asset-prefix co-a] [--rates]`
+ *   [--asset-prefix co-a] [--rates] [--extensions]`
  * Writes seeded, realistic YouTube Reporting API bulk export files (one CSV per report type and day) to
  * DIR/<channel or content owner>/<report type id>/YYYYMMDD.csv[.gz] (default: channel_basic only), and with --rates
- * DIR/exchange_rates.csv; prints a one-line summary per report type. See export-generator.ts and export-world.ts.
+ * DIR/exchange_rates.csv; prints a one-line summary per report type. --extensions adds the extension columns
+ * creator_content_type and youtube_product to the video reports and lets "all" and prefixes select the x1 extension
+ * layouts (city, audience retention, channel revenue and ad rates). See export-generator.ts and export-world.ts.
  */
 import { parseArgs } from 'node:util';
 import {
@@ -21,11 +23,16 @@ const USAGE = `usage: npm run generate -- --channel <channel id> --videos <n> --
          [--start YYYY-MM-DD] [--seed <int>] [--video-prefix <prefix>] [--video-width <n>] [--version a1|a2|a3] [--gzip]
          [--reports all|<type or prefix>,...] [--playlists <n>] [--playlist-prefix <prefix>]
          [--content-owner <id> [--channels <channel id>,...] [--assets <n>] [--asset-prefix <prefix>]] [--rates]
+         [--extensions]
 defaults: --start 2025-11-01 --seed 42 --video-prefix <from channel: UCdemo-alice -> alice-v> --video-width 4 --version a3
           --reports channel_basic --playlists 10 --playlist-prefix <UCdemo-alice -> alice-p> --channels <--channel>
           --assets 50 --asset-prefix <demo-co -> co-a>
 --reports takes report type ids (channel_traffic_source_a2) or prefixes (channel_traffic_source, playlist,
-content_owner, ...; at the version matching --version); "all" adds content-owner types only with --content-owner.`;
+content_owner, ...; at the version matching --version); "all" adds content-owner types only with --content-owner.
+--extensions: video reports get creator_content_type and youtube_product columns, and "all" or a prefix also selects
+the x1 extension layouts (channel_city_x1, channel_audience_retention_x1, channel_estimated_revenue_x1,
+channel_ad_rates_x1, content_owner_city_x1, content_owner_audience_retention_x1); x1 ids or a prefix naming only
+extension layouts (channel_city) select them without it.`;
 
 function fail(message: string): never {
   console.error(`error: ${message}\n${USAGE}`);
@@ -64,6 +71,7 @@ function parse() {
       assets: { type: 'string' },
       'asset-prefix': { type: 'string' },
       rates: { type: 'boolean', default: false },
+      extensions: { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false },
     },
   });
@@ -109,6 +117,7 @@ const options: GeneratorOptions = {
   ...(values.assets !== undefined && { assets: integer(values.assets) }),
   ...(values['asset-prefix'] !== undefined && { assetPrefix: values['asset-prefix'] }),
   ...(values.rates && { rates: true }),
+  ...(values.extensions && { extensions: true }),
 };
 const errors = validateOptions(options);
 if (errors.length > 0) fail(errors.join('\n       '));

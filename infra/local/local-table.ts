@@ -40,7 +40,7 @@ export async function openLocalTable(options: { reset?: boolean; quiet?: boolean
   const db = createDocumentClient(endpoint);
   const ctx = { db, tableName: localSettings.tableName };
   const loading = () =>
-    log('Loading the demo world and its generated analytics exports (first start only, about 2 minutes) ...');
+    log('Loading the demo world and its generated analytics exports (first start only, about 3 minutes) ...');
   if (await ensureDemoWorld(ctx, { onLoad: loading })) log('Loaded the demo world.');
   return {
     ...ctx,

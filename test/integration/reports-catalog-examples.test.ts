@@ -24,12 +24,6 @@ import { type LocalApi, startLocalApi } from '../support/local-api';
 const NOT_IN_DEMO: Readonly<Record<string, string>> = {
   P10: 'playlist exports carry no demographics',
   'CO-P10': 'playlist exports carry no demographics',
-  // Extension layouts the demo world does not load.
-  '7': 'city comes from the channel_city_x1 extension',
-  'CO-7': 'city comes from the content_owner_city_x1 extension',
-  '25': 'audience retention comes from the channel_audience_retention_x1 extension',
-  'CO-25': 'audience retention comes from the content_owner_audience_retention_x1 extension',
-  AD: 'channel ad rates come from the channel_ad_rates_x1 extension',
 };
 
 let api: LocalApi;

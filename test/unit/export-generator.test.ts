@@ -4,6 +4,8 @@
  * Then the other report families (export-families.ts, export-world.ts) and the exchange rates (exchange-rates.ts):
  * exact columns per the reference, codes from the ingest's code tables, details and provinces only where they belong,
  * demographics summing to 100, valid content-owner combinations, consistent revenue, bounded sizes.
+ * Last, the extensions (export-extensions.ts): extension columns only where they belong and only when asked, app
+ * splits that keep every cell's totals, the x1 layouts, and every generated file accepted by the ingest's reader.
  */
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -23,14 +25,19 @@ import {
   TRAFFIC_SOURCE_TYPES,
 } from '../../functions/core/reports/ingest/code-tables';
 import { parseCsv as parseCsvTable } from '../../functions/core/reports/ingest/csv';
+import { readReportFile } from '../../functions/core/reports/ingest/report-file';
 import { CURRENCIES, exchangeRatesCsv, generateExchangeRates } from '../../infra/local/exchange-rates';
 import {
+  CITIES,
   CODE_WEIGHT_TABLES,
   DETAIL_TRAFFIC_TYPES,
+  EXTENDED_FAMILY_TYPES,
+  EXTENSION_FAMILIES,
   REPORT_FAMILIES,
   reportTypeColumns,
 } from '../../infra/local/export-families';
 import {
+  COUNTRIES,
   type DayExport,
   DIMENSION_COLUMNS,
   defaultVideoPrefix,
@@ -1260,4 +1267,531 @@ describe('CLI with families', () => {
       expect(stderr).toMatch(/usage: npm run generate/);
     }
   }, 60_000);
+});
+
+// ---------------------------------------------------------------------------------------------------------------
+// Extensions (export-extensions.ts): extension columns, app splits, the x1 layouts, and the ingest's reader
+
+const EXTENSION_COLUMN_NAMES = ['creator_content_type', 'youtube_product'];
+const PRODUCT_VALUES = ['CORE', 'GAMING', 'KIDS', 'UNKNOWN'];
+const CREATOR_VALUES = ['SHORTS', 'VIDEO_ON_DEMAND', 'LIVE_STREAM', 'STORY'];
+/** The video families that carry the extension columns (functions/core/reports/families.ts BASE, CBASE; README). */
+// biome-ignore format: type list
+const EXTENDED_TYPES = [
+  'channel_basic', 'channel_province', 'channel_playback_location', 'channel_traffic_source', 'channel_device_os',
+  'channel_combined', 'channel_demographics', 'channel_sharing_service', 'content_owner_basic', 'content_owner_province',
+  'content_owner_playback_location', 'content_owner_traffic_source', 'content_owner_device_os', 'content_owner_combined',
+  'content_owner_demographics', 'content_owner_sharing_service',
+];
+const typeFamily = (type: string) => type.replace(/_[ax]\d+$/, '');
+const isX1 = (type: string) => type.endsWith('_x1');
+/** Every file under dir, in a fixed order (for hashes). */
+const walk = (dir: string): string[] =>
+  readdirSync(dir)
+    .sort()
+    .flatMap((f) => {
+      const p = path.join(dir, f);
+      return statSync(p).isDirectory() ? walk(p) : [p];
+    });
+
+/** Reads every report file of a tree with the ingest's own reader, as the import would (folder = type, owner). */
+const readWithIngest = (dir: string) => {
+  const problems = new Problems();
+  const rows = new Map<string, number>();
+  for (const [type, { owner, files }] of readTree(dir)) {
+    for (const [name, content] of files) {
+      const file = `${owner}/${type}/${name}`;
+      const text = content.toString('utf8');
+      try {
+        const parsed = readReportFile(file, parseCsvTable(file, text), { type, contentOwner: owner });
+        const lines = text.split('\n').length - 2; // header, trailing newline (no field spans lines)
+        problems.check(parsed.rows === lines, `${file}: read ${parsed.rows} rows of ${lines}`);
+        problems.check(parsed.reportType === type, `${file}: read as ${parsed.reportType}`);
+        const facts = [...parsed.byOwner.values()].reduce((n, list) => n + list.length, 0);
+        problems.check(facts === lines, `${file}: ${facts} facts`);
+        rows.set(type, (rows.get(type) ?? 0) + parsed.rows);
+      } catch (err) {
+        problems.check(false, `${file}: ${(err as Error).message}`);
+      }
+    }
+  }
+  return { problems: problems.list, rows };
+};
+
+describe('extensions off', () => {
+  it('pins every file of a content-owner world to the bytes it had before the extensions existed', async () => {
+    // sha256 over (path, bytes) of every file, recorded from the generator as it was before this change.
+    const pinned = {
+      a3: '1bb8edd5320f2ae180514bf04ec29dbc00d00035621eab0d67b00a430d9930d9',
+      a1: '2e27813343961d0f50384667f10c708a0fb4c6318cbcdcf8b0f3da5f92676293',
+    };
+    for (const [version, extensions] of [
+      ['a3', false],
+      ['a1', undefined],
+    ] as const) {
+      const dir = tempDir();
+      await writeAllExports(
+        options({
+          videos: 20,
+          days: 8,
+          version,
+          reports: ['all'],
+          contentOwner: 'demo-co',
+          channels: ['UCdemo-carol', 'UCdemo-alice'],
+          playlists: 3,
+          assets: 12,
+          rates: true,
+          ...(extensions === undefined ? {} : { extensions }),
+        }),
+        dir,
+      );
+      const hash = createHash('sha256');
+      const files = walk(dir);
+      for (const f of files) {
+        hash.update(`${path.relative(dir, f)}\n`);
+        hash.update(readFileSync(f));
+      }
+      expect(files).toHaveLength(377);
+      expect(hash.digest('hex'), version).toBe(pinned[version]);
+    }
+  }, 60_000);
+});
+
+describe('extension options', () => {
+  const o = options();
+  const CHANNEL_X1 = [
+    'channel_city_x1',
+    'channel_audience_retention_x1',
+    'channel_estimated_revenue_x1',
+    'channel_ad_rates_x1',
+  ];
+
+  it('select the x1 layouts with all or a prefix when on, by name always', () => {
+    const all = resolveReports({ ...o, reports: ['all'] });
+    expect(resolveReports({ ...o, reports: ['all'], extensions: true })).toEqual([...all, ...CHANNEL_X1]);
+    expect(resolveReports({ ...o, reports: ['all'], extensions: false })).toEqual(all);
+    const owned = resolveReports({ ...o, reports: ['all'], extensions: true, contentOwner: 'demo-co' });
+    expect(owned).toHaveLength(REPORT_FAMILIES.length + 6);
+    expect(owned.slice(-2)).toEqual(['content_owner_city_x1', 'content_owner_audience_retention_x1']);
+    expect(resolveReports({ ...o, reports: ['channel'] }).every((id) => /_a\d$/.test(id))).toBe(true);
+    expect(resolveReports({ ...o, reports: ['channel'], extensions: true }).filter(isX1)).toEqual(CHANNEL_X1);
+    // A prefix naming only extension layouts, or an exact x1 id, asks for them without the option.
+    expect(resolveReports({ ...o, reports: ['channel_city'] })).toEqual(['channel_city_x1']);
+    expect(
+      resolveReports({
+        ...o,
+        contentOwner: 'demo-co',
+        reports: ['content_owner_audience_retention_x1', 'channel_basic'],
+      }),
+    ).toEqual(['channel_basic_a3', 'content_owner_audience_retention_x1']);
+    expect(resolveReports({ ...o, reports: ['channel_estimated_revenue'] })).toEqual(['channel_estimated_revenue_x1']);
+  });
+
+  it('are validated', () => {
+    expect(validateOptions({ ...o, extensions: true })).toEqual([]);
+    expect(validateOptions({ ...o, extensions: 'yes' as unknown as boolean })).toEqual([
+      'extensions must be true or false',
+    ]);
+    expect(validateOptions({ ...o, reports: ['channel_city_x2'] })).toEqual([
+      'unknown report type or prefix "channel_city_x2"',
+    ]);
+    expect(validateOptions({ ...o, reports: ['content_owner_city_x1'] }).join()).toMatch(/need a content owner/);
+    expect(() => generateReportDays(o, 'content_owner_city')).toThrow(/content owner/);
+  });
+
+  it('give the x1 layouts their exact columns', () => {
+    // biome-ignore format: column list
+    const REVENUE = ['estimated_partner_revenue', 'estimated_partner_ad_revenue', 'estimated_partner_ad_auction_revenue', 'estimated_partner_ad_reserved_revenue', 'estimated_youtube_ad_revenue', 'estimated_monetized_playbacks', 'estimated_playback_based_cpm', 'ad_impressions', 'estimated_cpm', 'estimated_partner_red_revenue', 'estimated_partner_transaction_revenue'];
+    // biome-ignore format: column list
+    const CITY_METRICS = ['views', 'engaged_views', 'red_views', 'watch_time_minutes', 'red_watch_time_minutes', 'average_view_duration_percentage'];
+    const RETENTION_METRICS = ['views', 'audience_watch_ratio', 'relative_retention_performance'];
+    // biome-ignore format: column lists
+    const EXPECTED: Record<string, string[]> = {
+      channel_city_x1: ['date', 'channel_id', 'video_id', 'subscribed_status', 'country_code', 'province_code', 'city', 'creator_content_type', ...CITY_METRICS],
+      channel_audience_retention_x1: ['date', 'channel_id', 'video_id', 'elapsed_video_time_ratio', 'audience_type', 'subscribed_status', 'youtube_product', 'creator_content_type', ...RETENTION_METRICS],
+      channel_estimated_revenue_x1: ['date', 'channel_id', 'video_id', 'country_code', 'creator_content_type', 'youtube_product', ...REVENUE],
+      channel_ad_rates_x1: ['date', 'channel_id', 'video_id', 'country_code', 'ad_type', 'estimated_youtube_ad_revenue', 'ad_impressions', 'estimated_cpm'],
+      content_owner_city_x1: ['date', 'channel_id', 'video_id', 'claimed_status', 'uploader_type', 'subscribed_status', 'country_code', 'province_code', 'city', 'creator_content_type', ...CITY_METRICS],
+      content_owner_audience_retention_x1: ['date', 'channel_id', 'video_id', 'claimed_status', 'uploader_type', 'elapsed_video_time_ratio', 'audience_type', 'subscribed_status', 'youtube_product', 'creator_content_type', ...RETENTION_METRICS],
+    };
+    expect(EXTENSION_FAMILIES.map((f) => `${f.type}_x1`)).toEqual(Object.keys(EXPECTED));
+    for (const [type, columns] of Object.entries(EXPECTED)) {
+      expect(reportTypeColumns(type), type).toEqual(columns);
+      expect(reportTypeColumns(type, true), type).toEqual(columns);
+    }
+    expect([...EXTENDED_FAMILY_TYPES].sort()).toEqual([...EXTENDED_TYPES].sort());
+    const basic = reportTypeColumns('content_owner_basic_a4', true);
+    expect(basic.slice(8, 10)).toEqual(EXTENSION_COLUMN_NAMES);
+    expect(reportTypeColumns('content_owner_basic_a4')).toEqual(
+      basic.filter((c) => !c.startsWith('creator_') && !c.startsWith('youtube_')),
+    );
+    expect(reportTypeColumns('playlist_basic_a2', true)).toEqual(reportTypeColumns('playlist_basic_a2'));
+    expect(reportTypeColumns('channel_subtitles_a3', true)).toEqual(reportTypeColumns('channel_subtitles_a3'));
+  });
+
+  it('have a realistic city table over every country the generator uses', () => {
+    const cities = Object.values(CITIES).flat();
+    expect(cities.length).toBeGreaterThanOrEqual(90);
+    expect(new Set(cities.map(([c]) => c)).size).toBe(cities.length);
+    for (const country of COUNTRIES.filter((c) => c !== 'ZZ'))
+      expect(CITIES[country]?.length, country).toBeGreaterThan(0);
+    for (const [country, list] of Object.entries(CITIES)) {
+      for (const [city] of list) {
+        expect(city).toMatch(country === 'US' ? /^US-[A-Z]{2}-[a-z_]+$/ : new RegExp(`^${country}-[a-z_]+$`));
+      }
+    }
+  });
+});
+
+describe('extensions on: a content-owner world, all report types', () => {
+  const OWNED = ['UCdemo-alice', 'UCdemo-carol'];
+  const o = options({
+    videos: 40,
+    days: 12,
+    reports: ['all'],
+    playlists: 3,
+    contentOwner: 'demo-co',
+    channels: OWNED,
+    assets: 12,
+    rates: true,
+  });
+  const ox: GeneratorOptions = { ...o, extensions: true };
+  let plainDir = '';
+  let extDir = '';
+  let plain: ExportSummary;
+  let ext: ExportSummary;
+  let plainTables: FileTable[] = [];
+  let tables: FileTable[] = [];
+  const rowsOf = (type: string) =>
+    tables
+      .filter((t) => typeFamily(t.type) === type)
+      .flatMap((t) => t.rows.map((r): Record<string, string> => ({ ...r, file: t.date })));
+
+  beforeAll(async () => {
+    [plainDir, extDir] = [tempDir(), tempDir()];
+    plain = await writeAllExports(o, plainDir);
+    ext = await writeAllExports(ox, extDir);
+    [plainTables, tables] = [readTables(plainDir), readTables(extDir)];
+  }, 120_000);
+
+  it('writes every report type and the six x1 layouts, each file accepted by the ingest reader', () => {
+    expect(ext.reports.map((r) => r.reportType)).toEqual(resolveReports(ox));
+    expect(ext.reports.filter((r) => isX1(r.reportType)).map((r) => [r.reportType, r.owner])).toEqual([
+      ['channel_city_x1', 'UCdemo-alice'],
+      ['channel_audience_retention_x1', 'UCdemo-alice'],
+      ['channel_estimated_revenue_x1', 'UCdemo-alice'],
+      ['channel_ad_rates_x1', 'UCdemo-alice'],
+      ['content_owner_city_x1', 'demo-co'],
+      ['content_owner_audience_retention_x1', 'demo-co'],
+    ]);
+    for (const r of ext.reports) {
+      expect(r.files, r.reportType).toBe(12);
+      if (isX1(r.reportType)) expect(r.rows, r.reportType).toBeGreaterThan(100);
+    }
+    for (const [dir, summary] of [
+      [extDir, ext],
+      [plainDir, plain],
+    ] as const) {
+      const { problems, rows } = readWithIngest(dir);
+      expect(problems).toEqual([]);
+      expect(new Map(summary.reports.map((r) => [r.reportType, r.rows]))).toEqual(rows);
+    }
+  }, 60_000);
+
+  it('puts the extension columns only on the video families, after their dimensions, and only when asked', () => {
+    for (const t of tables) {
+      const family = typeFamily(t.type);
+      const has = EXTENSION_COLUMN_NAMES.filter((c) => t.header.includes(c));
+      if (EXTENDED_TYPES.includes(family)) {
+        const dims = REPORT_FAMILIES.find((f) => f.type === family)!.dimensions.length;
+        expect(t.header.slice(dims, dims + 2), `${t.type} ${t.date}`).toEqual(EXTENSION_COLUMN_NAMES);
+        expect([...t.header].sort()).toEqual([...reportTypeColumns(t.type, true)].sort());
+      } else if (isX1(t.type)) {
+        expect([...t.header].sort()).toEqual([...reportTypeColumns(t.type)].sort());
+      } else {
+        expect(has, t.type).toEqual([]);
+      }
+    }
+    for (const t of plainTables)
+      expect(
+        t.header.some((c) => EXTENSION_COLUMN_NAMES.includes(c)),
+        t.type,
+      ).toBe(false);
+    // Everything else is byte for byte what the plain run wrote.
+    const [a, b] = [readTree(plainDir), readTree(extDir)];
+    for (const [type, { files }] of a) {
+      if (!EXTENDED_TYPES.includes(typeFamily(type))) expect(sameBytes(files, b.get(type)!.files), type).toBe(true);
+    }
+    expect(readFileSync(path.join(extDir, 'exchange_rates.csv'))).toEqual(
+      readFileSync(path.join(plainDir, 'exchange_rates.csv')),
+    );
+  });
+
+  it('keeps every cell total when splitting rows over youtube_product', () => {
+    let split = 0;
+    const productViews = new Map<string, number>();
+    for (const family of EXTENDED_TYPES) {
+      const plainRows = plainTables.filter((t) => typeFamily(t.type) === family);
+      const extRows = tables.filter((t) => typeFamily(t.type) === family);
+      expect(extRows.length, family).toBe(12);
+      const metric = family.endsWith('_sharing_service') ? 'shares' : family.endsWith('_demographics') ? '' : 'views';
+      const totals = (list: FileTable[]) => {
+        const m = new Map<string, number>();
+        for (const t of list) {
+          const dims = t.header.filter((c) => DIMENSIONS.has(c) && c !== 'age_group' && c !== 'gender').sort();
+          for (const r of t.rows) {
+            const key = [t.date, ...dims.map((c) => `${c}=${r[c]}`)].join('|');
+            m.set(key, (m.get(key) ?? 0) + (metric ? Number(r[metric]) : 0));
+          }
+        }
+        return m;
+      };
+      expect(totals(extRows), family).toEqual(totals(plainRows));
+      const cells = new Map<string, Set<string>>();
+      for (const t of extRows) {
+        const dims = t.header.filter((c) => DIMENSIONS.has(c) && c !== 'age_group' && c !== 'gender');
+        for (const r of t.rows) {
+          const key = [t.date, ...dims.map((c) => r[c])].join('|');
+          cells.set(key, (cells.get(key) ?? new Set()).add(r.youtube_product!));
+          if (metric === 'views')
+            productViews.set(r.youtube_product!, (productViews.get(r.youtube_product!) ?? 0) + Number(r.views));
+        }
+      }
+      split += [...cells.values()].filter((s) => s.size > 1).length;
+      if (!metric) {
+        // Each app's part of a slice is a demographic breakdown of its own, summing to 100.
+        const sums = new Map<string, number>();
+        for (const r of rowsOf(family)) {
+          const key = [
+            r.file,
+            r.channel_id,
+            r.video_id,
+            r.live_or_on_demand,
+            r.subscribed_status,
+            r.country_code,
+            r.youtube_product,
+          ].join('|');
+          sums.set(key, (sums.get(key) ?? 0) + Number(r.views_percentage));
+        }
+        for (const [key, total] of sums) expect(Math.abs(total - 100), key).toBeLessThan(1e-6);
+      }
+    }
+    expect(split).toBeGreaterThan(100);
+    const all = sum([...productViews.values()]);
+    expect(productViews.get('CORE')! / all).toBeGreaterThan(0.9);
+    expect(productViews.get('KIDS')).toBeGreaterThan(0);
+    expect(productViews.get('UNKNOWN')).toBeGreaterThan(0);
+    for (const p of productViews.keys()) expect(PRODUCT_VALUES).toContain(p);
+  });
+
+  it('keeps creator_content_type a property of the video in every file and on every day', () => {
+    const world = planWorld(ox);
+    const videos = new Map(
+      [world.channel, ...world.owner!.channels].flatMap((cw) => cw.plan.videos.map((v) => [v.id, v] as const)),
+    );
+    const seen = new Map<string, string>();
+    const problems = new Problems();
+    for (const t of tables) {
+      if (!t.header.includes('creator_content_type')) continue;
+      for (const r of t.rows) {
+        const type = r.creator_content_type!;
+        if (r.video_id === '') {
+          problems.check(type === 'UNSPECIFIED' && r.youtube_product === 'UNKNOWN', `${t.type}: channel row ${type}`);
+          continue;
+        }
+        problems.check((seen.get(r.video_id!) ?? type) === type, `${t.type} ${t.date} ${r.video_id}: ${type}`);
+        seen.set(r.video_id!, type);
+        const v = videos.get(r.video_id!)!;
+        const expected = v.live ? ['LIVE_STREAM'] : v.short ? ['SHORTS', 'STORY'] : ['VIDEO_ON_DEMAND'];
+        problems.check(expected.includes(type), `${r.video_id}: ${type}`);
+      }
+    }
+    expect(problems.list).toEqual([]);
+    expect(seen.size).toBeGreaterThan(80);
+    const types = new Set(seen.values());
+    for (const type of ['SHORTS', 'VIDEO_ON_DEMAND', 'LIVE_STREAM']) expect(types.has(type), type).toBe(true);
+    for (const type of types) expect(CREATOR_VALUES).toContain(type);
+  });
+
+  it('places city views in real cities, with a province only for US rows', () => {
+    const problems = new Problems();
+    const cities = new Set<string>();
+    for (const family of ['channel_city', 'content_owner_city']) {
+      for (const r of rowsOf(family)) {
+        const [country, city] = [r.country_code!, r.city!];
+        problems.check(CITIES[country]?.some(([c]) => c === city) === true, `${family}: ${city} in ${country}`);
+        if (country === 'US')
+          problems.check(r.province_code === city.slice(0, 5), `${family}: ${city} ${r.province_code}`);
+        else problems.check(r.province_code === '', `${family}: province ${r.province_code} in ${country}`);
+        problems.check(Number(r.red_views) <= Number(r.views) && Number(r.engaged_views) <= Number(r.views), 'views');
+        cities.add(city);
+      }
+    }
+    expect(problems.list).toEqual([]);
+    expect(cities.size).toBeGreaterThan(60);
+    expect([...cities].some((c) => c.startsWith('US-'))).toBe(true);
+    // About 70 % of the views have a known city (same day views as the other families).
+    const views = (family: string) => sum(rowsOf(family).map((r) => Number(r.views)));
+    const share = views('channel_city') / views('channel_traffic_source');
+    expect(share).toBeGreaterThan(0.6);
+    expect(share).toBeLessThan(0.8);
+    const claimed = new Set(rowsOf('content_owner_city').map((r) => `${r.claimed_status}/${r.uploader_type}`));
+    expect([...claimed].sort()).toEqual(['/self', 'claimed/self', 'claimed/thirdParty']);
+  });
+
+  it('writes audience retention on the 0.01 grid for the top videos, a few slices each', () => {
+    const grid = Array.from({ length: 100 }, (_, k) => String((k + 1) / 100));
+    expect(grid.slice(0, 3)).toEqual(['0.01', '0.02', '0.03']);
+    expect(grid.at(-1)).toBe('1');
+    const problems = new Problems();
+    let above1 = 0;
+    let points = 0;
+    for (const family of ['channel_audience_retention', 'content_owner_audience_retention']) {
+      const slices = new Map<string, Record<string, string>[]>();
+      const videosPerDay = new Map<string, Set<string>>();
+      for (const r of rowsOf(family)) {
+        const key = [r.file, r.channel_id, r.video_id, r.audience_type, r.subscribed_status, r.youtube_product].join(
+          '|',
+        );
+        slices.set(key, [...(slices.get(key) ?? []), r]);
+        const day = `${r.file}|${r.channel_id}`;
+        videosPerDay.set(day, (videosPerDay.get(day) ?? new Set()).add(r.video_id!));
+        const watch = Number(r.audience_watch_ratio);
+        const relative = Number(r.relative_retention_performance);
+        problems.check(/^\d+(\.\d{1,6})?$/.test(r.audience_watch_ratio!) && watch >= 0, `watch ${watch}`);
+        problems.check(relative >= 0 && relative <= 1, `relative ${relative}`);
+        problems.check(['ORGANIC', 'AD_INSTREAM', 'AD_INDISPLAY'].includes(r.audience_type!), r.audience_type!);
+        problems.check(PRODUCT_VALUES.includes(r.youtube_product!), r.youtube_product!);
+        if (watch > 1) above1++;
+        points++;
+      }
+      expect(slices.size, family).toBeGreaterThan(20);
+      for (const [key, list] of slices) {
+        problems.check(list.map((r) => r.elapsed_video_time_ratio).join() === grid.join(), `${key}: grid`);
+        problems.check(new Set(list.map((r) => r.views)).size === 1 && Number(list[0]!.views) >= 10, `${key}: views`);
+        const mean = (rs: Record<string, string>[]) => sum(rs.map((r) => Number(r.audience_watch_ratio))) / rs.length;
+        problems.check(mean(list.slice(0, 10)) > mean(list.slice(-10)), `${key}: no decay`);
+      }
+      for (const [day, videos] of videosPerDay) problems.check(videos.size <= 20, `${family} ${day}: ${videos.size}`);
+      // Slices of a video-day hold at most its views (the same views as the other families).
+      const dayViews = new Map<string, number>();
+      for (const r of rowsOf(family.replace('audience_retention', 'traffic_source'))) {
+        const key = `${r.file}|${r.video_id}`;
+        dayViews.set(key, (dayViews.get(key) ?? 0) + Number(r.views));
+      }
+      const sliceViews = new Map<string, number>();
+      for (const list of slices.values()) {
+        const key = `${list[0]!.file}|${list[0]!.video_id}`;
+        sliceViews.set(key, (sliceViews.get(key) ?? 0) + Number(list[0]!.views));
+      }
+      for (const [key, views] of sliceViews) {
+        if (dayViews.has(key)) problems.check(views <= dayViews.get(key)!, `${key}: ${views} > ${dayViews.get(key)}`);
+      }
+    }
+    expect(problems.list).toEqual([]);
+    // Shorts loop and rewatch spikes push the ratio above 1 at times.
+    expect(above1).toBeGreaterThan(0);
+    expect(above1 / points).toBeLessThan(0.2);
+  });
+
+  it('has channel revenue by app and ad rates by ad type, consistent like the content-owner ones', () => {
+    const problems = new Problems();
+    const cents = (x: string) => Math.round(Number(x) * 100);
+    const products = new Set<string>();
+    for (const r of rowsOf('channel_estimated_revenue')) {
+      products.add(r.youtube_product!);
+      problems.check(CREATOR_VALUES.includes(r.creator_content_type!), r.creator_content_type!);
+      problems.check(
+        cents(r.estimated_partner_revenue!) ===
+          cents(r.estimated_partner_ad_revenue!) +
+            cents(r.estimated_partner_red_revenue!) +
+            cents(r.estimated_partner_transaction_revenue!),
+        'partner revenue is not the sum of its parts',
+      );
+      const n = (c: string) => Number(r[c]);
+      const cpm = n('ad_impressions') > 0 ? (1000 * n('estimated_youtube_ad_revenue')) / n('ad_impressions') : 0;
+      problems.check(Math.abs(n('estimated_cpm') - cpm) < 1e-6, `cpm ${r.estimated_cpm} vs ${cpm}`);
+      problems.check(n('estimated_monetized_playbacks') <= n('ad_impressions'), 'playbacks > impressions');
+    }
+    for (const r of rowsOf('channel_ad_rates')) {
+      problems.check(Object.hasOwn(AD_TYPES, r.ad_type!), `ad type ${r.ad_type}`);
+      const cpm = (1000 * Number(r.estimated_youtube_ad_revenue)) / Number(r.ad_impressions);
+      problems.check(Math.abs(Number(r.estimated_cpm) - cpm) < 1e-6, `cpm ${r.estimated_cpm} vs ${cpm}`);
+    }
+    expect(problems.list).toEqual([]);
+    expect(products.has('CORE')).toBe(true);
+    // A channel earns from all of its videos, a content owner only from the claimed ones.
+    const videos = (family: string, channel: string) =>
+      new Set(
+        rowsOf(family)
+          .filter((r) => r.channel_id === channel)
+          .map((r) => r.video_id),
+      ).size;
+    expect(videos('channel_estimated_revenue', 'UCdemo-alice')).toBeGreaterThan(
+      videos('content_owner_estimated_revenue', 'UCdemo-alice'),
+    );
+  });
+
+  it('is deterministic and bounded', async () => {
+    const [again, reseeded] = [tempDir(), tempDir()];
+    await writeAllExports(ox, again);
+    await writeAllExports({ ...ox, seed: 43, reports: ['channel_city', 'channel_audience_retention'] }, reseeded);
+    const [a, b, c] = [readTree(extDir), readTree(again), readTree(reseeded)];
+    for (const [type, { files }] of a) expect(sameBytes(files, b.get(type)!.files), type).toBe(true);
+    for (const [type, { files }] of c) expect(sameBytes(files, a.get(type)!.files), type).toBe(false);
+    // The app split adds a few rows to the video families; retention stays within its caps.
+    const rows = (s: ExportSummary, type: string) => s.reports.find((r) => r.reportType === type)!.rows;
+    for (const r of plain.reports) {
+      if (!EXTENDED_TYPES.includes(typeFamily(r.reportType))) continue;
+      expect(rows(ext, r.reportType), r.reportType).toBeGreaterThanOrEqual(r.rows);
+      expect(rows(ext, r.reportType), r.reportType).toBeLessThan(r.rows * 1.15 + 20);
+    }
+    expect(rows(ext, 'channel_audience_retention_x1')).toBeLessThanOrEqual(12 * 20 * 4 * 100);
+    const x1 = sum(ext.reports.filter((r) => isX1(r.reportType)).map((r) => r.rows));
+    expect(x1).toBeLessThan(plain.rows * 0.5);
+  }, 60_000);
+
+  it('yields x1 days from generateReportDays, by id or prefix', () => {
+    const days = [...generateReportDays({ ...ox, days: 3 }, 'channel_audience_retention')];
+    expect(days).toHaveLength(3);
+    for (const d of days)
+      expect([...d.header].sort()).toEqual([...reportTypeColumns('channel_audience_retention_x1')].sort());
+    expect(
+      [...generateReportDays({ ...ox, days: 3 }, 'content_owner_city_x1')].flatMap((d) => d.rows).length,
+    ).toBeGreaterThan(0);
+    // channel_basic days with extensions carry the columns; their cells keep the plain views.
+    const plainDays = [...generateDays(options({ videos: 30, days: 6 }))];
+    const extDays = [...generateDays(options({ videos: 30, days: 6, extensions: true }))];
+    extDays.forEach((day, i) => {
+      expect(day.header.slice(6, 8)).toEqual(EXTENSION_COLUMN_NAMES);
+      const totals = (d: DayExport) => {
+        const m = new Map<string, number>();
+        for (const r of records(d)) {
+          const key = [r.video_id, r.live_or_on_demand, r.subscribed_status, r.country_code].join('|');
+          m.set(key, (m.get(key) ?? 0) + Number(r.views));
+        }
+        return m;
+      };
+      expect(totals(day)).toEqual(totals(plainDays[i]!));
+    });
+  });
+
+  it('are written by the CLI with --extensions', () => {
+    const out = tempDir();
+    const summary = execFileSync(
+      process.execPath,
+      // biome-ignore format: argument list
+      ['--import', 'tsx', path.join(ROOT, 'infra/local/generate.ts'), '--channel', 'UCdemo-alice', '--videos', '12', '--days', '2', '--out', out, '--reports', 'channel_basic,channel_city,channel_audience_retention_x1', '--extensions'],
+      { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    expect(summary).toMatch(/^channel_basic_a3 UCdemo-alice: 2 files/m);
+    expect(summary).toMatch(/^channel_city_x1 UCdemo-alice: 2 files/m);
+    expect(readdirSync(path.join(out, 'UCdemo-alice')).sort()).toEqual([
+      'channel_audience_retention_x1',
+      'channel_basic_a3',
+      'channel_city_x1',
+    ]);
+    const basic = readFileSync(path.join(out, 'UCdemo-alice', 'channel_basic_a3', '20251101.csv'), 'utf8');
+    expect(basic.split('\n')[0]).toContain(',creator_content_type,youtube_product,');
+  }, 30_000);
 });

@@ -539,7 +539,7 @@ const PLAYLIST_REPORTS: readonly Entry[] = [
     sort: { descendingBy: TOP_PLAYLISTS },
     maxResults: { max: 25, required: false },
     example:
-      'dimensions=insightTrafficSourceDetail&metrics=playlistStarts&filters=insightTrafficSourceType==EXT_URL;playlist=={playlist}&sort=-playlistStarts&maxResults=10',
+      'dimensions=insightTrafficSourceDetail&metrics=playlistViews&filters=insightTrafficSourceType==YT_SEARCH;playlist=={playlist}&sort=-playlistViews&maxResults=10',
   },
   {
     id: 'P9',

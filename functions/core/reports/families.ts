@@ -427,7 +427,7 @@ function versionOf(family: FamilyDef, header: readonly string[]): string {
 
 /** The family of a report type id such as `channel_traffic_source_a3`, if it is a known version. */
 export function familyOfReportType(reportType: string): FamilyDef | undefined {
-  const m = /^(.+)_(a\d+)$/.exec(reportType);
+  const m = /^(.+)_([ax]\d+)$/.exec(reportType);
   if (!m) return undefined;
   const family = FAMILIES.find((f) => f.type === m[1]);
   return family?.versions.includes(m[2] as string) ? family : undefined;
