@@ -206,14 +206,11 @@ interface Read {
 export async function runCubeQuery(repo: FactRepository, q: CubeQuery, stats: ReadStats): Promise<ResultTable> {
   const sources = q.sources ?? [{ family: q.family, metrics: q.metrics }];
   const out = new Map<string, { key: string[]; sums: Sums }>();
-  const taken = new Set<number>();
+  // Sources share no measure (the service refuses such queries), so each sums only its own metrics' measures.
   const parts = await Promise.all(
     sources.map(async (source) => {
       const part: CubeQuery = { ...q, family: source.family, metrics: source.metrics };
-      // Each measure comes from exactly one family.
-      const measures = measuresFor(source.metrics).filter((i) => !taken.has(i));
-      for (const i of measures) taken.add(i);
-      return { part, measures, reads: await readCubes(repo, part, stats) };
+      return { part, measures: measuresFor(source.metrics), reads: await readCubes(repo, part, stats) };
     }),
   );
   for (const { part, measures, reads } of parts) aggregate(part, reads, measures, out);

@@ -72,6 +72,15 @@ export function sourcesFor(report: ReportDef, req: ReportRequest, metrics: reado
         `${report.name} (#${report.id}): no loaded report type carries ${left.join(', ')}${missing} (the bulk exports do not hold it)`,
       );
     }
+    // Two families never feed one metric: a measure a chosen family already answers is not taken from another.
+    const shared = best.metrics.find((m) =>
+      METRICS[m].uses.some((u) => sources.some((src) => src.metrics.some((x) => (METRICS[x].uses as readonly string[]).includes(u)))),
+    );
+    if (shared) {
+      throw notSupported(
+        `${report.name} (#${report.id}): ${shared} and the other metrics come from different report types`,
+      );
+    }
     sources.push(best);
     left = left.filter((m) => !best.metrics.includes(m));
   }
@@ -109,7 +118,7 @@ export async function queryReport(
     return runCubeQuery(
       deps.facts,
       {
-        ...cubeQuery(req, sources, owner, { ...filters, ...group }),
+        ...cubeQuery(req, sources, owner, withGroup(filters, group)),
         ...(req.includeHistoricalChannelData
           ? {}
           : { channelSince: new Map(links.map((l) => [l.channelId, l.linkedSince])) }),
@@ -129,7 +138,7 @@ export async function queryReport(
   const run = async (group?: Filters) =>
     runCubeQuery(
       deps.facts,
-      { ...cubeQuery(req, sources, channel as string, { ...filters, ...group }), ...(await currency) },
+      { ...cubeQuery(req, sources, channel as string, withGroup(filters, group)), ...(await currency) },
       stats,
     );
   const groupId = req.filters.find((f) => f.name === 'group')?.values[0];
@@ -184,6 +193,21 @@ async function currencyOf(
 }
 
 type Filters = { -readonly [K in keyof CubeQuery['filters']]: CubeQuery['filters'][K] };
+
+const intersect = (a: ReadonlySet<string> | undefined, b: ReadonlySet<string>) =>
+  a ? new Set([...b].filter((x) => a.has(x))) : b;
+
+/** The query's filters and what its group stands for, together: both must hold (a `channel==` and a group intersect). */
+function withGroup(filters: Filters, group: Filters | undefined): Filters {
+  if (!group) return filters;
+  const values: Record<string, ReadonlySet<string>> = { ...filters.values };
+  for (const [dim, ids] of Object.entries(group.values ?? {})) values[dim] = intersect(values[dim], ids);
+  return {
+    ...filters,
+    ...(group.video ? { video: intersect(filters.video, group.video) } : {}),
+    ...(Object.keys(values).length > 0 ? { values } : {}),
+  };
+}
 
 /** Free-text dimensions (any value can be filtered on) and the formats of the others without a value list. */
 const FREE_TEXT = new Set([
