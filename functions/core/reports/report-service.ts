@@ -74,7 +74,9 @@ export function sourcesFor(report: ReportDef, req: ReportRequest, metrics: reado
     }
     // Two families never feed one metric: a measure a chosen family already answers is not taken from another.
     const shared = best.metrics.find((m) =>
-      METRICS[m].uses.some((u) => sources.some((src) => src.metrics.some((x) => (METRICS[x].uses as readonly string[]).includes(u)))),
+      METRICS[m].uses.some((u) =>
+        sources.some((src) => src.metrics.some((x) => (METRICS[x].uses as readonly string[]).includes(u))),
+      ),
     );
     if (shared) {
       throw notSupported(
