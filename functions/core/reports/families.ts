@@ -351,6 +351,8 @@ export const FAMILIES: readonly FamilyDef[] = [
   fam('XR', 'channel_audience_retention', 'channel', 'video', ['x1'], RETENTION, RETENTION_MEASURES),
   fam('XV', 'channel_estimated_revenue', 'channel', 'revenue', ['x1'], [C.video, C.country, ...EXT], REVENUE),
   fam('XA', 'channel_ad_rates', 'channel', 'ad', ['x1'], [C.video, C.country, C.adType], { estimated_youtube_ad_revenue: 'grossRevenue', ad_impressions: 'adImpressions' }),
+  fam('XP', 'playlist_demographics', 'channel', 'playlist', ['x1'], [...PBASE, ...SLICES.demographics], { views_percentage: 'viewerShare' }),
+  fam('YP', 'content_owner_playlist_demographics', 'contentOwner', 'playlist', ['x1'], [...CO_PBASE, ...SLICES.demographics], { views_percentage: 'viewerShare' }),
   fam('YY', 'content_owner_city', 'contentOwner', 'video', ['x1'], [C.channel, C.claimed, C.uploader, ...CITY], VIEWSET),
   fam('YR', 'content_owner_audience_retention', 'contentOwner', 'video', ['x1'], [C.channel, C.claimed, C.uploader, ...RETENTION], RETENTION_MEASURES),
   fam('AR', 'content_owner_asset_estimated_revenue', 'contentOwner', 'stored', ['a1'], [C.channel, C.video, C.asset, C.claimed, C.uploader, C.country], REVENUE),
