@@ -6,6 +6,7 @@
  * Options (environment): BENCH_N (measured requests per operation, default 300), BENCH_WARMUP (default 30).
  */
 import type { AddressInfo } from 'node:net';
+import { availableParallelism, loadavg } from 'node:os';
 import { createDocumentClient } from '../functions/core/db/document-client';
 import type { TableContext } from '../functions/core/directory/directory-repository';
 import { DEFAULT_SCOPE_BASE } from '../functions/core/scopes';
@@ -50,9 +51,11 @@ async function main(): Promise<number> {
   process.env.POWERTOOLS_LOG_LEVEL ??= 'WARN';
   const n = Number(process.env.BENCH_N ?? 300);
   const warmup = Number(process.env.BENCH_WARMUP ?? 30);
-  const log = (line: string) => console.error(`[bench] ${line}`);
-
   const started = performance.now();
+  const log = (line: string) =>
+    console.error(`[bench ${((performance.now() - started) / 1000).toFixed(0).padStart(3)} s] ${line}`);
+  // Other processes on the machine skew every latency and ingest time: the load average goes with the results.
+  const loadBefore = loadavg()[0] as number;
   log('starting DynamoDB Local (in memory)');
   const ddb = await startDynamoLocal();
   let failed = false;
@@ -101,6 +104,9 @@ async function main(): Promise<number> {
     await ddb.stop();
   }
   console.log(`\ntotal ${((performance.now() - started) / 1000).toFixed(1)} s`);
+  console.log(
+    `load average (1 min) at start ${loadBefore.toFixed(2)}, at end ${(loadavg()[0] as number).toFixed(2)}, on ${availableParallelism()} cores`,
+  );
   return failed ? 1 : 0;
 }
 

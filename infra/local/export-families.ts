@@ -5,7 +5,7 @@
  * the ingest's code tables, so every code written is one the ingest can name. Plain data; export-generator.ts samples.
  *
  * Besides the bulk report types, the EXTENSION layouts (version x1: city, audience retention, channel revenue and ad
- * rates) and the extension columns creator_content_type / youtube_product carry what the service accepts beyond the
+ * rates, playlist demographics) and the extension columns creator_content_type / youtube_product carry what the service accepts beyond the
  * bulk exports (functions/core/reports/families.ts); the generator writes them only when asked.
  */
 import {
@@ -244,7 +244,7 @@ export const REPORT_FAMILIES: readonly ReportFamily[] = [
 ];
 
 // ---------------------------------------------------------------------------------------------------------------
-// Extensions (functions/core/reports/families.ts: EXT, CITY, RETENTION and the families XY, XR, XV, XA, YY, YR)
+// Extensions (functions/core/reports/families.ts: EXT, CITY, RETENTION and the families XY, XR, XV, XA, XP, YP, YY, YR)
 
 /** The extension columns a video report file may carry, after its documented dimensions. */
 export const EXTENSION_COLUMNS = ['creator_content_type', 'youtube_product'] as const;
@@ -278,7 +278,7 @@ const owned = (dims: readonly string[]) => [
 
 const extension = (
   type: string,
-  scope: 'channel' | 'owner',
+  scope: FamilyScope,
   kind: FamilyKind,
   dimensions: readonly string[],
   metrics: readonly string[],
@@ -291,6 +291,9 @@ export const EXTENSION_FAMILIES: readonly ReportFamily[] = [
   extension('channel_audience_retention', 'channel', 'retention', ['date', 'channel_id', ...RETENTION_DIMS], RETENTION_METRICS),
   extension('channel_estimated_revenue', 'channel', 'revenue', ['date', 'channel_id', 'video_id', 'country_code', ...EXTENSION_COLUMNS], REVENUE_METRICS),
   extension('channel_ad_rates', 'channel', 'ad_rates', ['date', 'channel_id', 'video_id', 'country_code', 'ad_type'], AD_RATE_METRICS),
+  // playlist_basic's rows split over age × gender, as channel_demographics splits channel_basic's.
+  extension('playlist_demographics', 'playlist', 'demographics', [...PBASE, ...SLICE_COLUMNS.demographics], ['views_percentage']),
+  extension('content_owner_playlist_demographics', 'owner_playlist', 'demographics', [...PBASE, ...SLICE_COLUMNS.demographics], ['views_percentage']),
   extension('content_owner_city', 'owner', 'city', owned(CITY_DIMS), CITY_METRICS),
   extension('content_owner_audience_retention', 'owner', 'retention', owned(RETENTION_DIMS), RETENTION_METRICS),
 ];

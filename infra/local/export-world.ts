@@ -11,8 +11,9 @@
  *
  * With `extensions`, the video families also carry creator_content_type and youtube_product: every cell is first drawn
  * and filled exactly as in the plain file, then split over the apps from a stream of its own (the parts' views add up
- * to the cell's). The x1 extension layouts (city, audience retention, channel revenue and ad rates) slice the same
- * day's views; see export-extensions.ts.
+ * to the cell's). The x1 extension layouts (city, audience retention, channel revenue and ad rates, and playlist
+ * demographics: the playlist units of playlist_basic split over age × gender as channel_demographics does) slice the
+ * same day's views; see export-extensions.ts.
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';

@@ -7,7 +7,8 @@
  * DIR/<channel or content owner>/<report type id>/YYYYMMDD.csv[.gz] (default: channel_basic only), and with --rates
  * DIR/exchange_rates.csv; prints a one-line summary per report type. --extensions adds the extension columns
  * creator_content_type and youtube_product to the video reports and lets "all" and prefixes select the x1 extension
- * layouts (city, audience retention, channel revenue and ad rates). See export-generator.ts and export-world.ts.
+ * layouts (city, audience retention, channel revenue and ad rates, playlist demographics). See export-generator.ts
+ * and export-world.ts.
  */
 import { parseArgs } from 'node:util';
 import {
@@ -31,8 +32,9 @@ defaults: --start 2025-11-01 --seed 42 --video-prefix <from channel: UCdemo-alic
 content_owner, ...; at the version matching --version); "all" adds content-owner types only with --content-owner.
 --extensions: video reports get creator_content_type and youtube_product columns, and "all" or a prefix also selects
 the x1 extension layouts (channel_city_x1, channel_audience_retention_x1, channel_estimated_revenue_x1,
-channel_ad_rates_x1, content_owner_city_x1, content_owner_audience_retention_x1); x1 ids or a prefix naming only
-extension layouts (channel_city) select them without it.`;
+channel_ad_rates_x1, playlist_demographics_x1, content_owner_playlist_demographics_x1, content_owner_city_x1,
+content_owner_audience_retention_x1); x1 ids or a prefix naming only extension layouts (channel_city,
+playlist_demographics) select them without it.`;
 
 function fail(message: string): never {
   console.error(`error: ${message}\n${USAGE}`);

@@ -1368,11 +1368,20 @@ describe('extension options', () => {
 
   it('select the x1 layouts with all or a prefix when on, by name always', () => {
     const all = resolveReports({ ...o, reports: ['all'] });
-    expect(resolveReports({ ...o, reports: ['all'], extensions: true })).toEqual([...all, ...CHANNEL_X1]);
+    expect(resolveReports({ ...o, reports: ['all'], extensions: true })).toEqual([
+      ...all,
+      ...CHANNEL_X1,
+      'playlist_demographics_x1',
+    ]);
     expect(resolveReports({ ...o, reports: ['all'], extensions: false })).toEqual(all);
     const owned = resolveReports({ ...o, reports: ['all'], extensions: true, contentOwner: 'demo-co' });
-    expect(owned).toHaveLength(REPORT_FAMILIES.length + 6);
-    expect(owned.slice(-2)).toEqual(['content_owner_city_x1', 'content_owner_audience_retention_x1']);
+    expect(owned).toHaveLength(REPORT_FAMILIES.length + 8);
+    expect(owned.slice(-4)).toEqual([
+      'playlist_demographics_x1',
+      'content_owner_playlist_demographics_x1',
+      'content_owner_city_x1',
+      'content_owner_audience_retention_x1',
+    ]);
     expect(resolveReports({ ...o, reports: ['channel'] }).every((id) => /_a\d$/.test(id))).toBe(true);
     expect(resolveReports({ ...o, reports: ['channel'], extensions: true }).filter(isX1)).toEqual(CHANNEL_X1);
     // A prefix naming only extension layouts, or an exact x1 id, asks for them without the option.
@@ -1385,6 +1394,40 @@ describe('extension options', () => {
       }),
     ).toEqual(['channel_basic_a3', 'content_owner_audience_retention_x1']);
     expect(resolveReports({ ...o, reports: ['channel_estimated_revenue'] })).toEqual(['channel_estimated_revenue_x1']);
+  });
+
+  it('select the playlist demographics layouts like the other x1 layouts', () => {
+    const co = { ...o, contentOwner: 'demo-co' };
+    const x1 = (entries: string[], opts: GeneratorOptions = o) =>
+      resolveReports({ ...opts, reports: entries }).filter(isX1);
+    // Prefixes covering them, with extensions on.
+    expect(x1(['playlist'])).toEqual([]);
+    expect(resolveReports({ ...o, reports: ['playlist'] })).toEqual(
+      REPORT_FAMILIES.filter((f) => f.scope === 'playlist').map((f) => `${f.type}_a2`),
+    );
+    expect(x1(['playlist'], { ...o, extensions: true })).toEqual(['playlist_demographics_x1']);
+    expect(x1(['playlist_demographics'], { ...o, extensions: true })).toEqual(['playlist_demographics_x1']);
+    expect(x1(['content_owner_playlist'], co)).toEqual([]);
+    expect(x1(['content_owner_playlist'], { ...co, extensions: true })).toEqual([
+      'content_owner_playlist_demographics_x1',
+    ]);
+    expect(x1(['content_owner'], { ...co, extensions: true })).toEqual([
+      'content_owner_playlist_demographics_x1',
+      'content_owner_city_x1',
+      'content_owner_audience_retention_x1',
+    ]);
+    // By exact id or a prefix naming only them, without the option; content-owner ones need a content owner.
+    expect(resolveReports({ ...o, reports: ['playlist_demographics'] })).toEqual(['playlist_demographics_x1']);
+    expect(resolveReports({ ...o, reports: ['playlist_demographics_x1'] })).toEqual(['playlist_demographics_x1']);
+    expect(resolveReports({ ...co, reports: ['content_owner_playlist_demographics'] })).toEqual([
+      'content_owner_playlist_demographics_x1',
+    ]);
+    expect(validateOptions({ ...o, reports: ['content_owner_playlist_demographics_x1'] }).join()).toMatch(
+      /need a content owner/,
+    );
+    expect(
+      resolveReports({ ...o, reports: ['all'], extensions: true }).filter((id) => id.includes('playlist_demo')),
+    ).toEqual(['playlist_demographics_x1']);
   });
 
   it('are validated', () => {
@@ -1411,6 +1454,8 @@ describe('extension options', () => {
       channel_audience_retention_x1: ['date', 'channel_id', 'video_id', 'elapsed_video_time_ratio', 'audience_type', 'subscribed_status', 'youtube_product', 'creator_content_type', ...RETENTION_METRICS],
       channel_estimated_revenue_x1: ['date', 'channel_id', 'video_id', 'country_code', 'creator_content_type', 'youtube_product', ...REVENUE],
       channel_ad_rates_x1: ['date', 'channel_id', 'video_id', 'country_code', 'ad_type', 'estimated_youtube_ad_revenue', 'ad_impressions', 'estimated_cpm'],
+      playlist_demographics_x1: ['date', 'channel_id', 'playlist_id', 'video_id', 'live_or_on_demand', 'subscribed_status', 'country_code', 'age_group', 'gender', 'views_percentage'],
+      content_owner_playlist_demographics_x1: ['date', 'channel_id', 'playlist_id', 'video_id', 'live_or_on_demand', 'subscribed_status', 'country_code', 'age_group', 'gender', 'views_percentage'],
       content_owner_city_x1: ['date', 'channel_id', 'video_id', 'claimed_status', 'uploader_type', 'subscribed_status', 'country_code', 'province_code', 'city', 'creator_content_type', ...CITY_METRICS],
       content_owner_audience_retention_x1: ['date', 'channel_id', 'video_id', 'claimed_status', 'uploader_type', 'elapsed_video_time_ratio', 'audience_type', 'subscribed_status', 'youtube_product', 'creator_content_type', ...RETENTION_METRICS],
     };
@@ -1474,13 +1519,15 @@ describe('extensions on: a content-owner world, all report types', () => {
     [plainTables, tables] = [readTables(plainDir), readTables(extDir)];
   }, 120_000);
 
-  it('writes every report type and the six x1 layouts, each file accepted by the ingest reader', () => {
+  it('writes every report type and the eight x1 layouts, each file accepted by the ingest reader', () => {
     expect(ext.reports.map((r) => r.reportType)).toEqual(resolveReports(ox));
     expect(ext.reports.filter((r) => isX1(r.reportType)).map((r) => [r.reportType, r.owner])).toEqual([
       ['channel_city_x1', 'UCdemo-alice'],
       ['channel_audience_retention_x1', 'UCdemo-alice'],
       ['channel_estimated_revenue_x1', 'UCdemo-alice'],
       ['channel_ad_rates_x1', 'UCdemo-alice'],
+      ['playlist_demographics_x1', 'UCdemo-alice'],
+      ['content_owner_playlist_demographics_x1', 'demo-co'],
       ['content_owner_city_x1', 'demo-co'],
       ['content_owner_audience_retention_x1', 'demo-co'],
     ]);
@@ -1692,6 +1739,67 @@ describe('extensions on: a content-owner world, all report types', () => {
     // Shorts loop and rewatch spikes push the ratio above 1 at times.
     expect(above1).toBeGreaterThan(0);
     expect(above1 / points).toBeLessThan(0.2);
+  });
+
+  it('splits the playlist rows over age × gender, each slice summing to 100', () => {
+    const problems = new Problems();
+    const AGES = ['AGE_13_17', 'AGE_18_24', 'AGE_25_34', 'AGE_35_44', 'AGE_45_54', 'AGE_55_64', 'AGE_65_'];
+    const GENDERS = ['FEMALE', 'MALE', 'GENDER_OTHER'];
+    for (const [family, basic] of [
+      ['playlist_demographics', 'playlist_basic'],
+      ['content_owner_playlist_demographics', 'content_owner_playlist_basic'],
+    ] as const) {
+      const slices = new Map<string, number>();
+      const cells = new Set<string>();
+      const units = new Set<string>();
+      const list = rowsOf(family);
+      expect(list.length, family).toBeGreaterThan(100);
+      for (const r of list) {
+        problems.check(AGES.includes(r.age_group!), `${family}: age ${r.age_group}`);
+        problems.check(GENDERS.includes(r.gender!), `${family}: gender ${r.gender}`);
+        problems.check(/^(100|\d{1,2}(\.\d{1,10})?)$/.test(r.views_percentage!), `percentage ${r.views_percentage}`);
+        const unit = [r.file, r.channel_id, r.playlist_id, r.video_id, r.live_or_on_demand].join('|');
+        const slice = [unit, r.subscribed_status, r.country_code].join('|');
+        const cell = [slice, r.age_group, r.gender].join('|');
+        problems.check(!cells.has(cell), `${family}: duplicate cell ${cell}`);
+        cells.add(cell);
+        units.add(unit);
+        slices.set(slice, (slices.get(slice) ?? 0) + Number(r.views_percentage));
+      }
+      for (const [key, total] of slices) problems.check(Math.abs(total - 100) < 1e-6, `${family} ${key}: ${total}`);
+      expect([...slices.values()].length, family).toBeGreaterThan(20);
+      expect(new Set(list.map((r) => `${r.age_group}/${r.gender}`)).size, family).toBeGreaterThan(10);
+      // The same playlists and videos (playlist-video-days) as the playlist's basic report, on the days whose
+      // basic file is not one of the generator's empty days.
+      const basicRows = rowsOf(basic);
+      const basicDays = new Set(basicRows.map((r) => r.file));
+      const basicUnits = new Set(
+        basicRows.map((r) => [r.file, r.channel_id, r.playlist_id, r.video_id, r.live_or_on_demand].join('|')),
+      );
+      for (const unit of units) {
+        if (basicDays.has(unit.split('|')[0]))
+          problems.check(basicUnits.has(unit), `${family}: ${unit} not in ${basic}`);
+      }
+      expect(units.size / basicUnits.size, family).toBeGreaterThan(0.5);
+    }
+    // A content owner's playlists are its own channels'.
+    const channels = new Set(rowsOf('content_owner_playlist_demographics').map((r) => r.channel_id));
+    expect([...channels].sort()).toEqual(
+      [...new Set(rowsOf('content_owner_playlist_basic').map((r) => r.channel_id))].sort(),
+    );
+    expect(problems.list).toEqual([]);
+  });
+
+  it('generates the playlist demographics deterministically', () => {
+    for (const type of ['playlist_demographics_x1', 'content_owner_playlist_demographics_x1']) {
+      const a = [...generateReportDays({ ...ox, days: 4 }, type)];
+      const b = [...generateReportDays({ ...ox, days: 4 }, type)];
+      const c = [...generateReportDays({ ...ox, days: 4, seed: 43 }, type)];
+      expect(a, type).toEqual(b);
+      expect(a.flatMap((d) => d.rows).length, type).toBeGreaterThan(0);
+      expect(c, type).not.toEqual(a);
+      for (const d of a) expect([...d.header].sort()).toEqual([...reportTypeColumns(type)].sort());
+    }
   });
 
   it('has channel revenue by app and ad rates by ad type, consistent like the content-owner ones', () => {

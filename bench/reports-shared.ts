@@ -1,0 +1,83 @@
+/**
+ * What the channel and content-owner parts of the reports benchmark share: the query shape, the date-range
+ * arithmetic the item bounds are derived from, and the comparison of an API answer with DuckDB's.
+ */
+import { splitRange } from '../functions/core/reports/engine';
+
+export type DateRange = readonly [string, string];
+
+/** Who runs a query: the channel owner (channel==MINE) or the content-owner manager (monetary scope too). */
+export type BenchCaller = 'channel' | 'contentOwner';
+
+export interface BenchQuery {
+  name: string;
+  /** reports.query parameters besides `ids` (set from `caller`). */
+  params: Record<string, string>;
+  caller: BenchCaller;
+  /** `ids` for the content-owner caller. */
+  ids?: string;
+  /** The same report in DuckDB over the raw CSV rows: same columns, same order. */
+  sql: string;
+  /** Most items the storage design may read for it. */
+  bound: number;
+}
+
+/** Whole months and edge days of a range, as the planner splits it. */
+export function span(r: DateRange): { months: number; edgeDays: number } {
+  const { months, edges } = splitRange(r[0], r[1]);
+  const edgeDays = edges.reduce((n, [a, b]) => n + (Date.parse(b) - Date.parse(a)) / 86_400_000 + 1, 0);
+  return { months: months.length, edgeDays };
+}
+
+/**
+ * A channel-level read (no video grain): one item per whole month (a month cube may need a second chunk below the
+ * item-size limit, so 2) and one per edge day.
+ */
+export const channelLevelBound = (r: DateRange) => 2 * span(r).months + span(r).edgeDays;
+
+/** A read at video grain with the video dimension (top videos): one item per month and per edge day. */
+export const topVideosBound = (r: DateRange) => span(r).months + span(r).edgeDays;
+
+export const between = (r: DateRange, column = 'day') => `${column} BETWEEN DATE '${r[0]}' AND DATE '${r[1]}'`;
+
+export const sqlIn = (values: Iterable<string>) => `(${[...values].map((v) => `'${v}'`).join(',')})`;
+
+export const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.floor((s.length - 1) / 2)] as number;
+};
+
+type Cell = string | number | null;
+
+const cell = (v: unknown): Cell =>
+  v === null || v === undefined
+    ? null
+    : typeof v === 'bigint'
+      ? Number(v)
+      : typeof v === 'number' || typeof v === 'string'
+        ? v
+        : String(v);
+
+/**
+ * Where the API's rows differ from DuckDB's, or undefined when they agree: same number of rows, strings equal,
+ * numbers within 1e-6 relative (floating-point sums run in different orders).
+ */
+export function rowsDiffer(api: readonly unknown[][], duck: readonly unknown[][]): string | undefined {
+  if (api.length !== duck.length) return `rows ${api.length} vs ${duck.length}`;
+  for (let i = 0; i < api.length; i++) {
+    const a = (api[i] as unknown[]).map(cell);
+    const d = (duck[i] as unknown[]).map(cell);
+    if (a.length !== d.length) return `row ${i + 1}: ${a.length} vs ${d.length} columns`;
+    for (let j = 0; j < a.length; j++) {
+      const x = a[j] as Cell;
+      const y = d[j] as Cell;
+      if (x === y) continue;
+      if (typeof x === 'number' && typeof y === 'number') {
+        const scale = Math.max(Math.abs(x), Math.abs(y));
+        if (Math.abs(x - y) <= 1e-6 * scale + 1e-9) continue;
+      }
+      return `row ${i + 1} col ${j + 1}: ${JSON.stringify(x)} vs ${JSON.stringify(y)}`;
+    }
+  }
+  return undefined;
+}
