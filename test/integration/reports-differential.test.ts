@@ -45,10 +45,7 @@ const QUERIES = Number(process.env.REPORTS_DIFF_QUERIES ?? 600);
 const IN_FLIGHT = 8;
 
 /** Reports no loaded family can answer at all: the service must say "not supported". */
-const NOT_SERVABLE: Readonly<Record<string, string>> = {
-  P10: 'viewerPercentage of playlists: no playlist report type carries views_percentage (no playlist demographics export)',
-  'CO-P10': 'viewerPercentage of playlists: no content-owner playlist report type carries views_percentage',
-};
+const NOT_SERVABLE: Readonly<Record<string, string>> = {};
 
 /** Reports whose data only the extension layouts carry (empty answers without them). */
 const NEEDS_EXTENSIONS: Readonly<Record<string, string>> = {
@@ -755,32 +752,30 @@ describe('reports.query against a DuckDB oracle', () => {
     expect(byChannelGroup).toEqual(byChannels);
   });
 
-  it('reports no family can answer are "not supported"', async () => {
-    for (const id of Object.keys(NOT_SERVABLE)) {
-      const r = REPORTS.find((x) => x.id === id) as ReportDef;
-      const w = worldCtx(r.owner);
-      const params = {
-        ids: r.owner === 'channel' ? 'channel==MINE' : `contentOwner==${w.ids.id}`,
-        startDate: worlds.days[0] as string,
-        endDate: worlds.days[worlds.days.length - 1] as string,
-        dimensions: 'ageGroup',
-        metrics: 'viewerPercentage',
-        filters: `playlist==${w.world.playlistIds[0]}`,
-      };
-      expect(() =>
-        oracle.plan({
-          ...params,
-          ids: w.ids,
-          dimensions: ['ageGroup'],
-          metrics: ['viewerPercentage'],
-          filters: [{ name: 'playlist', values: [w.world.playlistIds[0] as string] }],
-          sort: [],
-        }),
-      ).toThrow(OracleUnanswerable);
-      const res = await api.call(`/v2/reports?${queryString(params)}`, { token: w.tokens.read });
-      expect(res.status, JSON.stringify(res.body)).toBe(400);
-      expect(res.body.error.message).toMatch(/^The query is not supported/);
-    }
+  it('a combination no family can answer is "not supported" on both sides', async () => {
+    // #18 allows a province filter, but no report type carries traffic sources by province.
+    const w = worldCtx('channel');
+    const params = {
+      ids: 'channel==MINE',
+      startDate: worlds.days[0] as string,
+      endDate: worlds.days[worlds.days.length - 1] as string,
+      dimensions: 'insightTrafficSourceType',
+      metrics: 'views',
+      filters: 'province==US-CA',
+    };
+    expect(() =>
+      oracle.plan({
+        ...params,
+        ids: w.ids,
+        dimensions: ['insightTrafficSourceType'],
+        metrics: ['views'],
+        filters: [{ name: 'province', values: ['US-CA'] }],
+        sort: [],
+      }),
+    ).toThrow(OracleUnanswerable);
+    const res = await api.call(`/v2/reports?${queryString(params)}`, { token: w.tokens.read });
+    expect(res.status, JSON.stringify(res.body)).toBe(400);
+    expect(res.body.error.message).toMatch(/^The query is not supported/);
   });
 
   it('a range with no data: no dimensions give one row of zeros, the day report omits rows', async () => {

@@ -450,12 +450,14 @@ describe('item-count targets', () => {
     }
   });
 
-  it('channel level: a 2-month report reads exactly 2 items; shifted by 3 days, 1 + its edge days', async () => {
+  it('channel level: a 2-month report reads exactly 2 items; shifted by 3 days, 1 + 1 for the long edge + 3 days', async () => {
     const whole = await plan(query({ dimensions: ['month'], startDate: '2026-05-01', endDate: '2026-06-30' }));
     expect(whole.items).toBe(2);
     const shifted = await plan(query({ dimensions: ['month'], startDate: '2026-05-04', endDate: '2026-07-03' }));
     expect(shifted.edgeDays).toBe(28 + 3);
-    expect(shifted.items).toBe(1 + shifted.edgeDays);
+    // May 4–31 comes from May's by-day item; July 1–3 is short enough to read day by day.
+    expect(shifted.items).toBe(1 + 1 + 3);
+    expect(shifted.reads.filter((r) => r.from === 'M#2026-05').map((r) => r.address.variant)).toEqual(['d']);
   });
 
   it.each([1, 2, 5, 50, 200, 500])('video== with %i video(s): ≤ (months + edge days) × videos', async (n) => {
@@ -481,12 +483,13 @@ describe('item-count targets', () => {
     }
   });
 
-  it('video== with one video reads one item per month and per edge day', async () => {
+  it('video== with one video reads one item per month, and one per long edge', async () => {
     for (const dimensions of [[], ['day'], ['month'], ['country']] as QueryDim[][]) {
       const p = await plan(
         query({ dimensions, filters: { video: videos(1) }, startDate: '2026-03-17', endDate: '2026-06-11' }),
       );
-      expect(p.items, JSON.stringify(dimensions)).toBe(p.months + p.edgeDays);
+      // March 17–31 and June 1–11 are long edges: each is read from its month's item with days.
+      expect(p.items, JSON.stringify(dimensions)).toBe(p.months + 2);
     }
   });
 
@@ -512,10 +515,13 @@ describe('item-count targets', () => {
     expect(monthReads.map((r) => [r.address.variant, r.from, r.to])).toEqual([['v', 'M#2026-04', 'M#2026-05']]);
   });
 
-  it('a range with no whole month reads no month item', async () => {
-    const p = await plan(query({ dimensions: ['day'], startDate: '2026-03-04', endDate: '2026-03-19' }));
-    expect(p.reads.every((r) => r.from.startsWith('D#'))).toBe(true);
-    expect(p.items).toBe(16);
+  it('a range inside one month: a long one reads the month item with days, a short one the days', async () => {
+    const long = await plan(query({ dimensions: ['day'], startDate: '2026-03-04', endDate: '2026-03-19' }));
+    expect(long.reads.map((r) => [r.from, r.address.variant])).toEqual([['M#2026-03', 'd']]);
+    expect(long.items).toBe(1);
+    const short = await plan(query({ dimensions: ['day'], startDate: '2026-03-04', endDate: '2026-03-06' }));
+    expect(short.reads.every((r) => r.from.startsWith('D#'))).toBe(true);
+    expect(short.items).toBe(3);
   });
 });
 

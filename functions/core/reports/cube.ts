@@ -71,16 +71,18 @@ const variantCache = new Map<string, readonly CubeVariant[]>();
 /**
  * The variants written for a family. channel_basic keeps its tuned set; every other family gets the same shapes
  * over its own dimensions: totals, by day, by its slicing dimensions (`g`), by video, by video and slices, per
- * bucket of videos with days, and the full day. Content-owner families keep `channel` in every grain, so data of a
- * channel from before it was linked can always be told apart.
+ * bucket of videos with days, and the full day. Content-owner families keep `channel` (and the claim attributes) in
+ * every grain, so data of a channel from before it was linked can always be told apart.
  */
 export function variantsOf(family: FamilyDef): readonly CubeVariant[] {
   if (family.code === 'CB') return VARIANTS;
   const cached = variantCache.get(family.code);
   if (cached) return cached;
   const dims = familyDims(family);
-  const pre = dims.includes('channel') ? ['channel'] : [];
-  const slices = dims.filter((d) => d !== 'video' && d !== 'channel');
+  // Content owners: the channel (for link dates) and the claim attributes every query filters by are properties of a
+  // video, so keeping them in every grain adds few rows and lets totals and top videos use the small variants.
+  const pre = ['channel', 'claimedStatus', 'uploaderType'].filter((d) => dims.includes(d));
+  const slices = dims.filter((d) => d !== 'video' && !pre.includes(d));
   const variants: CubeVariant[] = [
     { name: 't', grain: pre, periods: ['day'] },
     { name: 'd', grain: [...pre, 'day'], periods: ['month'] },
@@ -213,12 +215,24 @@ export function decodeCube(bytes: Uint8Array): Cube {
   const k = head.g.length;
   // Measures are stored by name, so cubes written before a measure was added still decode (as null).
   const sameOrder = width === MEASURES.length && head.m.every((m, i) => m === MEASURES[i]);
-  const index = MEASURES.map((m) => head.m.indexOf(m));
+  // A family stores only its own measures: spread them into one block of all measures (NaN for the others), so
+  // each row is a view as in the full layout and decoding allocates one buffer, not an array per row.
+  let block = values;
+  if (!sameOrder) {
+    const at = head.m.map((m) => MEASURES.indexOf(m as (typeof MEASURES)[number]));
+    block = new Float64Array(head.n * MEASURES.length).fill(Number.NaN);
+    for (let i = 0; i < head.n; i++) {
+      for (let j = 0; j < width; j++) {
+        const to = at[j] as number;
+        if (to >= 0) block[i * MEASURES.length + to] = values[i * width + j] as number;
+      }
+    }
+  }
+  const stride = MEASURES.length;
   const rows: CubeRow[] = new Array(head.n);
   for (let i = 0; i < head.n; i++) {
     const key = k === 0 ? [] : fields.slice(i * k, i * k + k);
-    const view = values.subarray(i * width, (i + 1) * width);
-    rows[i] = { key, sums: sameOrder ? view : index.map((j) => (j < 0 ? null : (view[j] as number))) };
+    rows[i] = { key, sums: block.subarray(i * stride, (i + 1) * stride) };
   }
   return { grain: head.g, rows };
 }

@@ -200,8 +200,15 @@ async function inParallel<T>(tasks: (() => Promise<T>)[], limit = 16): Promise<T
 interface Read {
   /** The cubes are a region partition: every row is inside the geographic filter already. */
   regional?: boolean;
+  /** A month item read for some of its days: only rows of these days (inclusive) count. */
+  days?: readonly [string, string];
   cubes: PeriodCube[];
 }
+
+/** An edge range this long is read from its month's day-grain item (one item) rather than day by day. */
+const EDGE_DAYS_VIA_MONTH = 4;
+
+const dayCount = (from: string, to: string) => Math.round((Date.parse(to) - Date.parse(from)) / 86_400_000) + 1;
 
 export async function runCubeQuery(repo: FactRepository, q: CubeQuery, stats: ReadStats): Promise<ResultTable> {
   const sources = q.sources ?? [{ family: q.family, metrics: q.metrics }];
@@ -240,12 +247,29 @@ async function readCubes(repo: FactRepository, q: CubeQuery, stats: ReadStats): 
       }));
     }
   }
-  if (edges.length > 0) {
+  // A long edge (part of a month) reads that month's item with days in its rows, keeping only the edge's days.
+  const withDay = chooseVariant({ ...q, dimensions: [...q.dimensions, 'day'] }, 'month');
+  const byDay: [string, string][] = [];
+  for (const [from, to] of edges) {
+    const days = dayCount(from, to);
+    if (!withDay || withDay.partitions.length * EDGE_DAYS_VIA_MONTH > days || from.slice(0, 7) !== to.slice(0, 7)) {
+      byDay.push([from, to]);
+      continue;
+    }
+    for (const p of withDay.partitions) {
+      const month = `M#${from.slice(0, 7)}`;
+      tasks.push(async () => ({
+        days: [from, to],
+        cubes: await repo.read(address(withDay.variant, p), month, month, stats),
+      }));
+    }
+  }
+  if (byDay.length > 0) {
     const daily = chooseVariant(q, 'day');
     // The full-day variant holds every dimension of the family; a query needing more was refused before.
     if (!daily) throw notSupported(`${q.family.type} cannot answer this combination`);
     const { variant } = daily;
-    for (const [from, to] of edges) {
+    for (const [from, to] of byDay) {
       tasks.push(async () => ({ cubes: await repo.read(address(variant), `D#${from}`, `D#${to}`, stats) }));
     }
   }
@@ -264,6 +288,7 @@ function aggregate(
   const money = q.rate ? needed.filter((i) => MONEY_MEASURES.has(MEASURES[i] as Measure)) : [];
   const valueFilters = Object.entries(f.values ?? {});
   const cutByLink = linkInRange(q);
+  const rates = new Map<string, number>();
   const converted: Sums = emptySums();
   for (const read of reads) {
     for (const { period, cube } of read.cubes) {
@@ -276,6 +301,10 @@ function aggregate(
         return d === 'day' ? (periodDay as string) : '';
       };
       for (const row of cube.rows) {
+        if (read.days) {
+          const day = get(row.key, 'day');
+          if (day < read.days[0] || day > read.days[1]) continue;
+        }
         if (f.country && !read.regional && !f.country.has(get(row.key, 'country'))) continue;
         if (valueFilters.some(([d, allowed]) => !allowed.has(get(row.key, d)))) continue;
         if (usesVideo) {
@@ -299,7 +328,12 @@ function aggregate(
         let sums = row.sums;
         if (money.length > 0) {
           // Money is converted with the rate of its own day, before any summing.
-          const rate = (q.rate as (day: string) => number)(get(row.key, 'day'));
+          const day = get(row.key, 'day');
+          let rate = rates.get(day);
+          if (rate === undefined) {
+            rate = (q.rate as (day: string) => number)(day);
+            rates.set(day, rate);
+          }
           for (const i of needed) converted[i] = row.sums[i] as Value;
           for (const i of money) {
             const v = row.sums[i] as Value;
