@@ -294,41 +294,47 @@ function aggregate(
     for (const { period, cube } of read.cubes) {
       const periodDay = period.startsWith('D#') ? period.slice(2) : undefined;
       const periodMonth = periodDay ? periodDay.slice(0, 7) : period.slice(2);
-      const index = new Map(cube.grain.map((d, i) => [d, i]));
-      const get = (row: readonly string[], d: GrainDim): string => {
-        const i = index.get(d);
-        if (i !== undefined) return row[i] as string;
-        return d === 'day' ? (periodDay as string) : '';
-      };
-      for (const row of cube.rows) {
+      // Column positions once per cube (-1: not in the grain); the loop below runs for every row.
+      const at = (d: GrainDim) => cube.grain.indexOf(d);
+      const iDay = at('day');
+      const iCountry = f.country && !read.regional ? at('country') : -1;
+      const iVideo = usesVideo ? at('video') : -1;
+      const iChannel = cutByLink ? at('channel') : -1;
+      const filterCols = valueFilters.map(([d, allowed]) => ({ i: at(d), allowed }));
+      // -2: the month (of the row's day, or of the period); -3: the day of a day item; -1: not in the grain.
+      const dims = q.dimensions.map((d) => (d === 'month' ? -2 : d === 'day' && iDay < 0 ? -3 : at(d)));
+      const month = (key: readonly string[]) =>
+        iDay >= 0 ? (key[iDay] as string).slice(0, 7) : (periodDay?.slice(0, 7) ?? periodMonth);
+      const valueOf = (key: readonly string[], i: number): string =>
+        i >= 0 ? (key[i] as string) : i === -2 ? month(key) : i === -3 ? (periodDay as string) : '';
+      const dayOf = (key: readonly string[]) => (iDay >= 0 ? (key[iDay] as string) : (periodDay as string));
+      const single = dims.length === 1 ? (dims[0] as number) : undefined;
+      rows: for (const row of cube.rows) {
+        const key = row.key;
         if (read.days) {
-          const day = get(row.key, 'day');
+          const day = dayOf(key);
           if (day < read.days[0] || day > read.days[1]) continue;
         }
-        if (f.country && !read.regional && !f.country.has(get(row.key, 'country'))) continue;
-        if (valueFilters.some(([d, allowed]) => !allowed.has(get(row.key, d)))) continue;
+        if (f.country && !read.regional && !f.country.has(iCountry >= 0 ? (key[iCountry] as string) : '')) continue;
+        for (const { i, allowed } of filterCols) if (!allowed.has(i >= 0 ? (key[i] as string) : '')) continue rows;
         if (usesVideo) {
-          const video = get(row.key, 'video');
+          const video = iVideo >= 0 ? (key[iVideo] as string) : '';
           if (video === '' || (f.video && !f.video.has(video))) continue;
         }
         if (cutByLink) {
-          const since = q.channelSince?.get(get(row.key, 'channel'));
-          if (since !== undefined && get(row.key, 'day') < since) continue;
+          const since = q.channelSince?.get(iChannel >= 0 ? (key[iChannel] as string) : '');
+          if (since !== undefined && dayOf(key) < since) continue;
         }
-        const key = q.dimensions.map((d) => {
-          if (d === 'month') return index.has('day') || periodDay ? get(row.key, 'day').slice(0, 7) : periodMonth;
-          return get(row.key, d);
-        });
-        const id = key.join('\u0000');
+        const id = single !== undefined ? valueOf(key, single) : dims.map((i) => valueOf(key, i)).join('\u0000');
         let acc = out.get(id);
         if (!acc) {
-          acc = { key, sums: emptySums() };
+          acc = { key: dims.map((i) => valueOf(key, i)), sums: emptySums() };
           out.set(id, acc);
         }
         let sums = row.sums;
         if (money.length > 0) {
           // Money is converted with the rate of its own day, before any summing.
-          const day = get(row.key, 'day');
+          const day = dayOf(key);
           let rate = rates.get(day);
           if (rate === undefined) {
             rate = (q.rate as (day: string) => number)(day);
