@@ -129,20 +129,23 @@ const compareKeys = (a: readonly string[], b: readonly string[]) => {
 };
 
 /**
- * Aggregates facts into rows keyed by `grain`, rows sorted by key. Facts must come in a deterministic order
+ * Aggregates facts into rows keyed by `grain`, rows sorted by key; `only` limits the sums to a family's measures. Facts must come in a deterministic order
  * (day, then key) so that floating-point sums are the same however often and in whatever batches data is loaded.
  */
-export function rollup(facts: Iterable<FactRow>, grain: readonly GrainDim[]): Cube {
+export function rollup(facts: Iterable<FactRow>, grain: readonly GrainDim[], only?: readonly number[]): Cube {
   const byKey = new Map<string, { key: string[]; sums: Sums }>();
+  const valueOf = (f: FactRow, d: GrainDim) => (d === 'day' ? f.day : (f.dims[d] ?? ''));
   for (const f of facts) {
-    const key = grain.map((d) => (d === 'day' ? f.day : (f.dims[d] ?? '')));
-    const id = key.join('\u0000');
+    // The id first, the key array only for a new row: this runs for every fact of every variant at ingest.
+    let id = '';
+    for (let i = 0; i < grain.length; i++)
+      id += i === 0 ? valueOf(f, grain[i] as string) : `\u0000${valueOf(f, grain[i] as string)}`;
     let row = byKey.get(id);
     if (!row) {
-      row = { key, sums: emptySums() };
+      row = { key: grain.map((d) => valueOf(f, d)), sums: emptySums() };
       byKey.set(id, row);
     }
-    addInto(row.sums, f.sums);
+    addInto(row.sums, f.sums, only);
   }
   return { grain, rows: [...byKey.values()].sort((a, b) => compareKeys(a.key, b.key)) };
 }

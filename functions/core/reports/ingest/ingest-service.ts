@@ -9,7 +9,8 @@ import path from 'node:path';
 import { type FactRow, factsOfDay, fullDayOf, partition, rollup, variantsOf } from '../cube';
 import type { FactRepository, MonthManifest } from '../fact-repository';
 import { newReadStats } from '../fact-repository';
-import { type FamilyDef, familyOfReportType } from '../families';
+import { type FamilyDef, familyMeasures, familyOfReportType } from '../families';
+import { MEASURE_INDEX } from '../metrics';
 import type { RateRepository } from '../rate-repository';
 import { CsvError, decodeText, parseCsv } from './csv';
 import { isRatesHeader, RATE_COLUMNS, readRatesFile } from './rates-file';
@@ -207,6 +208,7 @@ async function prepareMonth(
   now: Date,
 ): Promise<() => Promise<void>> {
   const family = def.code;
+  const only = [...familyMeasures(def)].map((m) => MEASURE_INDEX[m]).sort((a, b) => a - b);
   const manifest: MonthManifest = (await repo.readManifest(family, channel, month)) ?? { partitions: {}, days: {} };
   // Days stored earlier and not restated by this batch come back from their full-day cubes.
   const allDays = new Map<string, FactRow[]>();
@@ -237,14 +239,14 @@ async function prepareMonth(
           channel,
           variant: variant.name,
           period: `D#${day}`,
-          cube: rollup(allDays.get(day) as FactRow[], variant.grain),
+          cube: rollup(allDays.get(day) as FactRow[], variant.grain, only),
         });
       }
     }
     if (!variant.periods.includes('month')) continue;
     const period = `M#${month}`;
     if (!variant.partitionBy) {
-      writes.push({ family, channel, variant: variant.name, period, cube: rollup(monthFacts, variant.grain) });
+      writes.push({ family, channel, variant: variant.name, period, cube: rollup(monthFacts, variant.grain, only) });
       continue;
     }
     const parts = partition(monthFacts, variant.partitionBy);
@@ -256,7 +258,7 @@ async function prepareMonth(
         variant: variant.name,
         partition: value,
         period,
-        cube: rollup(parts.get(value) as FactRow[], variant.grain),
+        cube: rollup(parts.get(value) as FactRow[], variant.grain, only),
       });
     }
     const stale = (manifest.partitions[variant.name] ?? []).filter((v) => !parts.has(v));
