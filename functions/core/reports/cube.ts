@@ -134,15 +134,15 @@ const compareKeys = (a: readonly string[], b: readonly string[]) => {
  */
 export function rollup(facts: Iterable<FactRow>, grain: readonly GrainDim[], only?: readonly number[]): Cube {
   const byKey = new Map<string, { key: string[]; sums: Sums }>();
-  const valueOf = (f: FactRow, d: GrainDim) => (d === 'day' ? f.day : (f.dims[d] ?? ''));
+  const cellOf = (f: FactRow, d: GrainDim) => (d === 'day' ? f.day : (f.dims[d] ?? ''));
   for (const f of facts) {
     // The id first, the key array only for a new row: this runs for every fact of every variant at ingest.
     let id = '';
     for (let i = 0; i < grain.length; i++)
-      id += i === 0 ? valueOf(f, grain[i] as string) : `\u0000${valueOf(f, grain[i] as string)}`;
+      id += i === 0 ? cellOf(f, grain[i] as string) : `\u0000${cellOf(f, grain[i] as string)}`;
     let row = byKey.get(id);
     if (!row) {
-      row = { key: grain.map((d) => valueOf(f, d)), sums: emptySums() };
+      row = { key: grain.map((d) => cellOf(f, d)), sums: emptySums() };
       byKey.set(id, row);
     }
     addInto(row.sums, f.sums, only);

@@ -305,7 +305,7 @@ function aggregate(
       const dims = q.dimensions.map((d) => (d === 'month' ? -2 : d === 'day' && iDay < 0 ? -3 : at(d)));
       const month = (key: readonly string[]) =>
         iDay >= 0 ? (key[iDay] as string).slice(0, 7) : (periodDay?.slice(0, 7) ?? periodMonth);
-      const valueOf = (key: readonly string[], i: number): string =>
+      const cellOf = (key: readonly string[], i: number): string =>
         i >= 0 ? (key[i] as string) : i === -2 ? month(key) : i === -3 ? (periodDay as string) : '';
       const dayOf = (key: readonly string[]) => (iDay >= 0 ? (key[iDay] as string) : (periodDay as string));
       const single = dims.length === 1 ? (dims[0] as number) : undefined;
@@ -325,10 +325,10 @@ function aggregate(
           const since = q.channelSince?.get(iChannel >= 0 ? (key[iChannel] as string) : '');
           if (since !== undefined && dayOf(key) < since) continue;
         }
-        const id = single !== undefined ? valueOf(key, single) : dims.map((i) => valueOf(key, i)).join('\u0000');
+        const id = single !== undefined ? cellOf(key, single) : dims.map((i) => cellOf(key, i)).join('\u0000');
         let acc = out.get(id);
         if (!acc) {
-          acc = { key: dims.map((i) => valueOf(key, i)), sums: emptySums() };
+          acc = { key: dims.map((i) => cellOf(key, i)), sums: emptySums() };
           out.set(id, acc);
         }
         let sums = row.sums;
