@@ -5,18 +5,13 @@
  * with real numbers (extension layouts feed what the bulk exports cannot).
  */
 
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { auth, youtubeAnalytics } from '@googleapis/youtubeanalytics';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDocumentClient } from '../../functions/core/db/document-client';
 import { REPORTS, type ReportDef } from '../../functions/core/reports/catalog';
 import { exampleOf } from '../../functions/core/reports/catalog-table';
-import { dynamoFactRepository } from '../../functions/core/reports/fact-repository';
-import { ingestFiles } from '../../functions/core/reports/ingest/ingest-service';
-import { dynamoRateRepository } from '../../functions/core/reports/rate-repository';
-import { DEMO_EXAMPLE_IDS, demoExportFiles } from '../../infra/local/demo-world';
+import { DEMO_EXAMPLE_IDS, ensureDemoWorld } from '../../infra/local/demo-world';
+import { ensureTable } from '../../infra/local/dynamo-local';
 import { type LocalApi, startLocalApi } from '../support/local-api';
 
 let api: LocalApi;
@@ -32,17 +27,15 @@ const client = async (sub: string) => {
 };
 
 beforeAll(async () => {
+  // The demo world exactly as `npm start` loads it, in a table of its own: its million rows must not slow the
+  // other test files that share this DynamoDB Local (some of them list whole partitions or the table).
   const endpoint = process.env.DYNAMODB_ENDPOINT as string;
-  const table = { db: createDocumentClient(endpoint), tableName: process.env.TABLE_NAME as string };
-  const work = mkdtempSync(path.join(tmpdir(), 'catalog-examples-'));
-  try {
-    const summary = await ingestFiles(dynamoFactRepository(table), await demoExportFiles(work), {
-      rates: dynamoRateRepository(table),
-    });
-    expect(summary.rejected).toEqual([]);
-  } finally {
-    rmSync(work, { recursive: true, force: true });
-  }
+  const tableName = `${process.env.TABLE_NAME}-demo`;
+  await ensureTable(endpoint, tableName);
+  const db = createDocumentClient(endpoint);
+  await ensureDemoWorld({ db, tableName });
+  db.destroy();
+  process.env.TABLE_NAME = tableName; // this file's worker only: the local API below serves the demo table
   api = await startLocalApi();
   alice = await client('alice');
   bob = await client('bob');
