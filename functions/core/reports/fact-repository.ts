@@ -2,9 +2,9 @@
  * DynamoDB adapter for fact cubes (access patterns F1/F2 in core/db/keys.ts). Reads are contiguous Query ranges
  * (never a Scan); writes are idempotent replacements keyed by (family, channel, variant, partition, period).
  */
-import { BatchWriteCommand, GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { batchWriteAll } from '../db/batch-write';
 import { keys } from '../db/keys';
-import { backoff, DEFAULT_RETRY } from '../db/retry';
 import type { TableContext } from '../directory/directory-repository';
 import { type Cube, decodeCube, encodeCube } from './cube';
 
@@ -55,22 +55,7 @@ function encodeChunks(cube: Cube): Uint8Array[] {
 const basePeriod = (sk: string) => sk.split('#').slice(0, 2).join('#');
 
 export const dynamoFactRepository = ({ db, tableName }: TableContext) => {
-  /** Writes in batches of 25, several in flight, retrying unprocessed items with backoff. */
-  async function batchWrite(requests: Record<string, unknown>[], inFlight = 12): Promise<void> {
-    let next = 0;
-    const worker = async () => {
-      while (next < requests.length) {
-        let pending = requests.slice(next, next + 25);
-        next += 25;
-        for (let attempt = 0; pending.length > 0; attempt++) {
-          if (attempt > 0) await backoff(Math.min(attempt, 6), DEFAULT_RETRY);
-          const out = await db.send(new BatchWriteCommand({ RequestItems: { [tableName]: pending as never } }));
-          pending = (out.UnprocessedItems?.[tableName] as Record<string, unknown>[] | undefined) ?? [];
-        }
-      }
-    };
-    await Promise.all(Array.from({ length: inFlight }, worker));
-  }
+  const batchWrite = (requests: Record<string, unknown>[]) => batchWriteAll(db, tableName, requests);
 
   return {
     /** Cubes of one variant/partition whose period lies in [fromSk, toSk], in period order (chunks merged). */

@@ -2,9 +2,9 @@
  * Exchange rates for `currency=` (access pattern X1 in core/db/keys.ts): units of a currency per USD, per day.
  * A day without a rate uses the latest earlier one; days before the first loaded rate use the first.
  */
-import { BatchWriteCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { batchWriteAll } from '../db/batch-write';
 import { keys } from '../db/keys';
-import { backoff, DEFAULT_RETRY } from '../db/retry';
 import type { TableContext } from '../directory/directory-repository';
 
 export interface DailyRate {
@@ -88,14 +88,7 @@ export const dynamoRateRepository = ({ db, tableName }: TableContext) => ({
     const requests = rates.map((r) => ({
       PutRequest: { Item: { ...keys.fxRate(r.currency, r.day), entity: 'ExchangeRate', rate: r.rate } },
     }));
-    for (let i = 0; i < requests.length; i += 25) {
-      let pending: unknown[] = requests.slice(i, i + 25);
-      for (let attempt = 0; pending.length > 0; attempt++) {
-        if (attempt > 0) await backoff(Math.min(attempt, 6), DEFAULT_RETRY);
-        const out = await db.send(new BatchWriteCommand({ RequestItems: { [tableName]: pending as never } }));
-        pending = out.UnprocessedItems?.[tableName] ?? [];
-      }
-    }
+    await batchWriteAll(db, tableName, requests);
   },
 });
 
