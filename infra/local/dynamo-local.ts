@@ -55,7 +55,8 @@ export async function isUp(endpoint: string): Promise<boolean> {
 export async function startDynamoLocal(
   options: {
     port?: number;
-    dbPath?: string /** false: full JIT, slower start, faster bulk loads */;
+    dbPath?: string;
+    /** false: the JVM's full JIT (slower start, then faster requests and bulk loads; for benchmarks). */
     fastStart?: boolean;
   } = {},
 ): Promise<DynamoLocal> {

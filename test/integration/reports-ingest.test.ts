@@ -558,7 +558,9 @@ describe('ownership and formats', () => {
     const nonEmpty = days.filter((d) => d.rows.length > 0);
     expect(stored.map((c) => c.period)).toEqual(days.map((d) => `D#${isoDay(d.date)}`));
     const known = (v: number | null | undefined) => (v === null || v === undefined || Number.isNaN(v) ? 0 : v);
-    const views = stored.flatMap((c) => c.cube.rows).reduce((n, r) => n + known(r.sums[MEASURE_INDEX.views]), 0);
+    const views = stored
+      .flatMap((c) => [...(c.cube.measures[MEASURE_INDEX.views] ?? [])])
+      .reduce((n, v) => n + known(v), 0);
     expect(views).toBe(columnSum(nonEmpty, 'views'));
 
     const someone = (await freshChannel()).sub;
@@ -663,7 +665,7 @@ describe('large days', () => {
       'D#2026-06-10',
       newReadStats(),
     );
-    expect(fullDay[0]?.cube.rows.length ?? 0, 'the full-day cube of 2026-06-10 after loading 2026-06-11').toBe(40_000);
+    expect(fullDay[0]?.cube.size ?? 0, 'the full-day cube of 2026-06-10 after loading 2026-06-11').toBe(40_000);
     expect(await report(channel, sub, topOfDay)).toEqual(top1);
 
     await ingestOk([fileOf(channel, small('20260612'))]);

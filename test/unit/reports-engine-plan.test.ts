@@ -5,7 +5,8 @@
  * for every period (so the count is what the engine really reads, not a re-derivation of it).
  */
 import { describe, expect, it } from 'vitest';
-import { type Cube, VARIANTS } from '../../functions/core/reports/cube';
+import { VARIANTS } from '../../functions/core/reports/cube';
+import type { StoredCube } from '../../functions/core/reports/cube-codec';
 import {
   type CubeQuery,
   chooseVariant,
@@ -344,7 +345,7 @@ function recordingRepository() {
     async read(address: CubeAddress, fromSk: string, toSk: string, stats: ReadStats): Promise<PeriodCube[]> {
       const variant = VARIANTS.find((v) => v.name === address.variant);
       if (!variant) throw new Error(`unknown variant ${address.variant}`);
-      const cube: Cube = { grain: variant.grain, rows: [] };
+      const cube: StoredCube = { grain: variant.grain, size: 0, keys: variant.grain.map(() => []), measures: [] };
       const periods: string[] = [];
       if (fromSk.startsWith('M#')) {
         for (let m = fromSk.slice(2); m <= toSk.slice(2); ) {

@@ -4,13 +4,34 @@
  * dimensions with the additive measures of metrics.ts; it is stored per period (a day or a month) and, for some
  * variants, per partition value (one video, one country). The planner picks the cheapest variant that can answer.
  */
-import { deflateRawSync, inflateRawSync } from 'node:zlib';
+import { rowsOf, type StoredCube } from './cube-codec';
 import { type FamilyDef, familyDims } from './families';
 import { COUNTRY_REGIONS } from './geo';
-import { addInto, emptySums, MEASURES, type StoredSums, type Sums } from './metrics';
+import { addInto, emptySums, type StoredSums, type Sums } from './metrics';
 
 /** A dimension facts are keyed by: an Analytics dimension name such as `video` or `insightTrafficSourceType`. */
 export type GrainDim = string;
+
+/** Typical cardinalities, to rank grains by the rows they hold (unlisted dimensions: 10). */
+const CARDINALITY: Readonly<Record<string, number>> = {
+  day: 30,
+  video: 1000,
+  playlist: 50,
+  channel: 5,
+  country: 40,
+  province: 50,
+  subscribedStatus: 2,
+  liveOrOnDemand: 2,
+  claimedStatus: 2,
+  uploaderType: 2,
+  creatorContentType: 2,
+  youtubeProduct: 2,
+  insightTrafficSourceDetail: 300,
+  insightPlaybackLocationDetail: 100,
+  operatingSystem: 15,
+  sharingService: 30,
+};
+export const cardinality = (d: GrainDim) => CARDINALITY[d] ?? 10;
 
 /** How a partitioned variant splits a period: one item per geographic region, or per bucket of videos. */
 export type PartitionKind = 'continent' | 'subContinent' | 'country' | 'videoBucket';
@@ -60,6 +81,8 @@ export const VARIANTS: readonly CubeVariant[] = [
   { name: 'vn', grain: ['video'], partitionBy: 'country', periods: ['month'] },
   // Top videos by subscribed status or live/on-demand, over a month.
   { name: 'vg', grain: ['video', ...GEO], periods: ['month'] },
+  // One or a few videos day by day: per bucket of videos, with and without the slices.
+  { name: 'vd', grain: ['video', 'day'], partitionBy: 'videoBucket', periods: ['month'] },
   { name: 'vb', grain: ['video', 'day', ...GEO], partitionBy: 'videoBucket', periods: ['month'] },
   { name: 'f', grain: ['video', ...GEO], periods: ['day'] },
 ];
@@ -71,7 +94,7 @@ const variantCache = new Map<string, readonly CubeVariant[]>();
 /**
  * The variants written for a family. channel_basic keeps its tuned set; every other family gets the same shapes
  * over its own dimensions: totals, by day, by its slicing dimensions (`g`), by video, by video and slices, per
- * bucket of videos with days, and the full day. Content-owner families keep `channel` (and the claim attributes) in
+ * bucket of videos with days (with and without the slices), and the full day. Content-owner families keep `channel` (and the claim attributes) in
  * every grain, so data of a channel from before it was linked can always be told apart.
  */
 export function variantsOf(family: FamilyDef): readonly CubeVariant[] {
@@ -90,6 +113,7 @@ export function variantsOf(family: FamilyDef): readonly CubeVariant[] {
     { name: 'gd', grain: [...pre, 'day', ...slices], periods: ['month'] },
     { name: 'v', grain: [...pre, 'video'], periods: ['day', 'month'] },
     { name: 'vg', grain: [...pre, 'video', ...slices], periods: ['month'] },
+    { name: 'vd', grain: [...pre, 'video', 'day'], partitionBy: 'videoBucket', periods: ['month'] },
     { name: 'vb', grain: [...pre, 'video', 'day', ...slices], partitionBy: 'videoBucket', periods: ['month'] },
     { name: 'f', grain: [...pre, 'video', ...slices], periods: ['day'] },
   ];
@@ -110,6 +134,8 @@ export interface CubeRow {
 export interface Cube {
   readonly grain: readonly GrainDim[];
   readonly rows: readonly CubeRow[];
+  /** The measure positions rows may hold (a family's); absent: any. Storage looks only at these. */
+  readonly measures?: readonly number[];
 }
 
 /** A fact at the finest grain of its family: one day and one value of each of the family's dimensions. */
@@ -147,7 +173,8 @@ export function rollup(facts: Iterable<FactRow>, grain: readonly GrainDim[], onl
     }
     addInto(row.sums, f.sums, only);
   }
-  return { grain, rows: [...byKey.values()].sort((a, b) => compareKeys(a.key, b.key)) };
+  const rows = [...byKey.values()].sort((a, b) => compareKeys(a.key, b.key));
+  return only ? { grain, rows, measures: only } : { grain, rows };
 }
 
 /** Groups facts by partition (for partitioned variants), keeping their order; facts of no partition are left out. */
@@ -163,86 +190,10 @@ export function partition(facts: readonly FactRow[], kind: PartitionKind): Map<s
   return parts;
 }
 
-/**
- * Storage form, deflated: a JSON header (grain, measure names, row count, key text length), the row keys as one
- * text (fields joined by U+0001), and the measures as little-endian float64 (NaN for null), row-major. Decoding
- * is a view over the bytes, so reading a cube costs little more than inflating it.
- */
-export function encodeCube(cube: Cube): Uint8Array {
-  const keys = Buffer.from(cube.rows.map((r) => r.key.join(SEP)).join(SEP), 'utf8');
-  // Only the measures some row has: a family's cubes carry its own measures, not every family's.
-  const stored = MEASURES.map((_, j) => j).filter((j) =>
-    cube.rows.some((r) => r.sums[j] !== null && r.sums[j] !== undefined && !Number.isNaN(r.sums[j])),
-  );
-  const names = stored.map((j) => MEASURES[j]);
-  const head = Buffer.from(JSON.stringify({ g: cube.grain, m: names, n: cube.rows.length, k: keys.length }));
-  const values = new Float64Array(cube.rows.length * stored.length);
-  cube.rows.forEach((r, i) => {
-    stored.forEach((j, at) => {
-      const v = r.sums[j];
-      values[i * stored.length + at] = v === null || v === undefined ? Number.NaN : v;
-    });
-  });
-  const prefix = Buffer.alloc(4);
-  prefix.writeUInt32LE(head.length);
-  // Pad so the float64 block starts 8-byte aligned in the inflated buffer.
-  const used = 4 + head.length + keys.length;
-  const pad = Buffer.alloc((8 - (used % 8)) % 8);
-  return deflateRawSync(Buffer.concat([prefix, head, keys, pad, Buffer.from(values.buffer)]));
-}
-
-const SEP = '\u0001';
-
-export function decodeCube(bytes: Uint8Array): Cube {
-  const raw = inflateRawSync(bytes);
-  const headLength = raw.readUInt32LE(0);
-  const head = JSON.parse(raw.subarray(4, 4 + headLength).toString('utf8')) as {
-    g: GrainDim[];
-    m: string[];
-    n: number;
-    k: number;
-  };
-  const keyStart = 4 + headLength;
-  const fields =
-    head.k > 0
-      ? raw
-          .subarray(keyStart, keyStart + head.k)
-          .toString('utf8')
-          .split(SEP)
-      : [];
-  const used = keyStart + head.k;
-  const valueStart = used + ((8 - (used % 8)) % 8);
-  const aligned = (raw.byteOffset + valueStart) % 8 === 0 ? raw : Buffer.from(raw);
-  const values = new Float64Array(aligned.buffer, aligned.byteOffset + valueStart, head.n * head.m.length);
-  const width = head.m.length;
-  const k = head.g.length;
-  // Measures are stored by name, so cubes written before a measure was added still decode (as null).
-  const sameOrder = width === MEASURES.length && head.m.every((m, i) => m === MEASURES[i]);
-  // A family stores only its own measures: spread them into one block of all measures (NaN for the others), so
-  // each row is a view as in the full layout and decoding allocates one buffer, not an array per row.
-  let block = values;
-  if (!sameOrder) {
-    const at = head.m.map((m) => MEASURES.indexOf(m as (typeof MEASURES)[number]));
-    block = new Float64Array(head.n * MEASURES.length).fill(Number.NaN);
-    for (let i = 0; i < head.n; i++) {
-      for (let j = 0; j < width; j++) {
-        const to = at[j] as number;
-        if (to >= 0) block[i * MEASURES.length + to] = values[i * width + j] as number;
-      }
-    }
-  }
-  const stride = MEASURES.length;
-  const rows: CubeRow[] = new Array(head.n);
-  for (let i = 0; i < head.n; i++) {
-    const key = k === 0 ? [] : fields.slice(i * k, i * k + k);
-    rows[i] = { key, sums: block.subarray(i * stride, (i + 1) * stride) };
-  }
-  return { grain: head.g, rows };
-}
-
 /** Facts back from a full-day (`f`) cube of `day`. */
-export function factsOfDay(day: string, cube: Cube): FactRow[] {
-  return cube.rows.map((r) => ({
+export function factsOfDay(day: string, cube: Cube | StoredCube): FactRow[] {
+  const rows = 'rows' in cube ? cube.rows : rowsOf(cube);
+  return rows.map((r) => ({
     day,
     dims: Object.fromEntries(cube.grain.map((d, i) => [d, r.key[i] as string])),
     sums: r.sums,

@@ -3,11 +3,11 @@
  * planner picks the cheapest cube variant that holds every dimension the query groups or filters by, so a
  * channel-level report reads one item per month and one per edge day whatever the number of videos.
  */
-import { type CubeVariant, type GrainDim, VIDEO_BUCKETS, variantsOf, videoBucket } from './cube';
-import type { CubeAddress, FactRepository, PeriodCube, ReadStats } from './fact-repository';
+import { type CubeVariant, cardinality, type GrainDim, VIDEO_BUCKETS, variantsOf, videoBucket } from './cube';
+import type { CubeColumns } from './cube-codec';
+import type { FactRepository, PeriodCube, ReadStats } from './fact-repository';
 import type { FamilyDef } from './families';
 import {
-  addInto,
   emptySums,
   MEASURE_INDEX,
   MEASURES,
@@ -105,27 +105,6 @@ export function splitRange(start: string, end: string) {
   return { months, edges };
 }
 
-/** Typical cardinalities, to rank variants by the rows they would read (unlisted dimensions: 10). */
-const CARDINALITY: Readonly<Record<string, number>> = {
-  day: 30,
-  video: 1000,
-  playlist: 50,
-  channel: 5,
-  country: 40,
-  province: 50,
-  subscribedStatus: 2,
-  liveOrOnDemand: 2,
-  claimedStatus: 2,
-  uploaderType: 2,
-  creatorContentType: 2,
-  youtubeProduct: 2,
-  insightTrafficSourceDetail: 300,
-  insightPlaybackLocationDetail: 100,
-  operatingSystem: 15,
-  sharingService: 30,
-};
-const cardinality = (d: GrainDim) => CARDINALITY[d] ?? 10;
-
 /** Whether rows must carry their day: money converted day by day, or channels counted only from a link date. */
 function needsDay(q: CubeQuery): boolean {
   const converting =
@@ -200,8 +179,8 @@ async function inParallel<T>(tasks: (() => Promise<T>)[], limit = 16): Promise<T
 interface Read {
   /** The cubes are a region partition: every row is inside the geographic filter already. */
   regional?: boolean;
-  /** A month item read for some of its days: only rows of these days (inclusive) count. */
-  days?: readonly [string, string];
+  /** Month items read for some of their days: only rows of these days (inclusive) count, by period. */
+  days?: ReadonlyMap<string, readonly [string, string]>;
   cubes: PeriodCube[];
 }
 
@@ -224,30 +203,38 @@ export async function runCubeQuery(repo: FactRepository, q: CubeQuery, stats: Re
   return tabulate(q, out);
 }
 
+/** One Query: a variant (and partition) over a range of periods, some months of which count only some days. */
+interface Planned {
+  variant: CubeVariant;
+  partition?: string;
+  from: string;
+  to: string;
+  days?: Map<string, readonly [string, string]>;
+  /** The Query of the whole months: an edge month next to them can join it. */
+  whole?: boolean;
+}
+
 async function readCubes(repo: FactRepository, q: CubeQuery, stats: ReadStats): Promise<Read[]> {
   const { months, edges } = splitRange(q.startDate, q.endDate);
-  const tasks: (() => Promise<Read>)[] = [];
-  const address = (variant: CubeVariant, partition?: string): CubeAddress => ({
-    family: q.family.code,
-    channel: q.owner,
-    variant: variant.name,
-    ...(partition === undefined ? {} : { partition }),
-  });
+  const planned: Planned[] = [];
   const monthly = months.length > 0 ? chooseVariant(q, 'month') : undefined;
   if (months.length > 0 && !monthly) {
     // No month rollup holds this combination (top videos by day for a currency or a link date): read the days.
     edges.push([`${months[0]}-01`, lastDayOf(months[months.length - 1] as string)]);
   }
   if (monthly) {
-    const { variant, partitions } = monthly;
-    for (const p of partitions) {
-      tasks.push(async () => ({
-        ...(variant.partitionBy && variant.partitionBy !== 'videoBucket' ? { regional: true } : {}),
-        cubes: await repo.read(address(variant, p), `M#${months[0]}`, `M#${months[months.length - 1]}`, stats),
-      }));
+    for (const partition of monthly.partitions) {
+      planned.push({
+        variant: monthly.variant,
+        ...(partition === undefined ? {} : { partition }),
+        from: `M#${months[0]}`,
+        to: `M#${months[months.length - 1]}`,
+        whole: true,
+      });
     }
   }
-  // A long edge (part of a month) reads that month's item with days in its rows, keeping only the edge's days.
+  // A long edge (part of a month) reads that month's item with days in its rows, keeping only the edge's days; when
+  // that is the variant the whole months use, the edge month joins their Query (it is next to them).
   const withDay = chooseVariant({ ...q, dimensions: [...q.dimensions, 'day'] }, 'month');
   const byDay: [string, string][] = [];
   for (const [from, to] of edges) {
@@ -256,24 +243,51 @@ async function readCubes(repo: FactRepository, q: CubeQuery, stats: ReadStats): 
       byDay.push([from, to]);
       continue;
     }
-    for (const p of withDay.partitions) {
-      const month = `M#${from.slice(0, 7)}`;
-      tasks.push(async () => ({
-        days: [from, to],
-        cubes: await repo.read(address(withDay.variant, p), month, month, stats),
-      }));
+    const month = `M#${from.slice(0, 7)}`;
+    for (const partition of withDay.partitions) {
+      const joins = planned.find((p) => p.whole && p.variant === withDay.variant && p.partition === partition);
+      const read = joins ?? {
+        variant: withDay.variant,
+        ...(partition === undefined ? {} : { partition }),
+        from: month,
+        to: month,
+      };
+      if (!joins) planned.push(read);
+      if (month < read.from) read.from = month;
+      if (month > read.to) read.to = month;
+      read.days ??= new Map();
+      read.days.set(month, [from, to]);
     }
   }
   if (byDay.length > 0) {
     const daily = chooseVariant(q, 'day');
     // The full-day variant holds every dimension of the family; a query needing more was refused before.
     if (!daily) throw notSupported(`${q.family.type} cannot answer this combination`);
-    const { variant } = daily;
-    for (const [from, to] of byDay) {
-      tasks.push(async () => ({ cubes: await repo.read(address(variant), `D#${from}`, `D#${to}`, stats) }));
-    }
+    for (const [from, to] of byDay) planned.push({ variant: daily.variant, from: `D#${from}`, to: `D#${to}` });
   }
-  return inParallel(tasks);
+  // Only the columns the rows are filtered, grouped and summed by (`day` always: edge days and money need it).
+  const columns: CubeColumns = {
+    dims: [...new Set(['day', ...neededDims(q)])],
+    measures: measuresFor(q.metrics).map((i) => MEASURES[i] as Measure),
+  };
+  return inParallel(
+    planned.map((p) => async () => ({
+      ...(p.variant.partitionBy && p.variant.partitionBy !== 'videoBucket' ? { regional: true } : {}),
+      ...(p.days ? { days: p.days } : {}),
+      cubes: await repo.read(
+        {
+          family: q.family.code,
+          channel: q.owner,
+          variant: p.variant.name,
+          ...(p.partition === undefined ? {} : { partition: p.partition }),
+        },
+        p.from,
+        p.to,
+        stats,
+        columns,
+      ),
+    })),
+  );
 }
 
 /** Adds the rows of `reads` that pass the filters into `out`, grouped by the query's dimensions. */
@@ -285,69 +299,75 @@ function aggregate(
 ): void {
   const f = q.filters;
   const usesVideo = q.dimensions.includes('video') || f.video !== undefined;
-  const money = q.rate ? needed.filter((i) => MONEY_MEASURES.has(MEASURES[i] as Measure)) : [];
+  const moneyAt = new Set(q.rate ? needed.filter((i) => MONEY_MEASURES.has(MEASURES[i] as Measure)) : []);
   const valueFilters = Object.entries(f.values ?? {});
   const cutByLink = linkInRange(q);
   const rates = new Map<string, number>();
-  const converted: Sums = emptySums();
+  const rateOf = (day: string) => {
+    let rate = rates.get(day);
+    if (rate === undefined) {
+      rate = (q.rate as (day: string) => number)(day);
+      rates.set(day, rate);
+    }
+    return rate;
+  };
   for (const read of reads) {
     for (const { period, cube } of read.cubes) {
+      const n = cube.size;
       const periodDay = period.startsWith('D#') ? period.slice(2) : undefined;
       const periodMonth = periodDay ? periodDay.slice(0, 7) : period.slice(2);
-      // Column positions once per cube (-1: not in the grain); the loop below runs for every row.
-      const at = (d: GrainDim) => cube.grain.indexOf(d);
-      const iDay = at('day');
-      const iCountry = f.country && !read.regional ? at('country') : -1;
-      const iVideo = usesVideo ? at('video') : -1;
-      const iChannel = cutByLink ? at('channel') : -1;
-      const filterCols = valueFilters.map(([d, allowed]) => ({ i: at(d), allowed }));
-      // -2: the month (of the row's day, or of the period); -3: the day of a day item; -1: not in the grain.
-      const dims = q.dimensions.map((d) => (d === 'month' ? -2 : d === 'day' && iDay < 0 ? -3 : at(d)));
-      const month = (key: readonly string[]) =>
-        iDay >= 0 ? (key[iDay] as string).slice(0, 7) : (periodDay?.slice(0, 7) ?? periodMonth);
-      const cellOf = (key: readonly string[], i: number): string =>
-        i >= 0 ? (key[i] as string) : i === -2 ? month(key) : i === -3 ? (periodDay as string) : '';
-      const dayOf = (key: readonly string[]) => (iDay >= 0 ? (key[iDay] as string) : (periodDay as string));
-      const single = dims.length === 1 ? (dims[0] as number) : undefined;
-      rows: for (const row of cube.rows) {
-        const key = row.key;
-        if (read.days) {
-          const day = dayOf(key);
-          if (day < read.days[0] || day > read.days[1]) continue;
+      // Columns once per cube (undefined: not in the grain, the value is ''); the loop below runs for every row.
+      const column = (d: GrainDim) => {
+        const c = cube.grain.indexOf(d);
+        return c >= 0 ? (cube.keys[c] as readonly string[]) : undefined;
+      };
+      const dayColumn = column('day');
+      const dayOf = (i: number) => (dayColumn ? (dayColumn[i] as string) : (periodDay as string));
+      const countryColumn = f.country && !read.regional ? column('country') : undefined;
+      const videoColumn = usesVideo ? column('video') : undefined;
+      const channelColumn = cutByLink ? column('channel') : undefined;
+      const filterColumns = valueFilters.map(([d, allowed]) => ({ values: column(d), allowed }));
+      const cells: ((i: number) => string)[] = q.dimensions.map((d) => {
+        if (d === 'month') return dayColumn ? (i) => (dayColumn[i] as string).slice(0, 7) : () => periodMonth;
+        if (d === 'day') return dayOf;
+        const values = column(d);
+        return values ? (i) => values[i] as string : () => '';
+      });
+      const single = cells.length === 1 ? (cells[0] as (i: number) => string) : undefined;
+      const measureColumns = needed.map((j) => ({ j, values: cube.measures[j], money: moneyAt.has(j) }));
+      const days = read.days?.get(period);
+      rows: for (let i = 0; i < n; i++) {
+        if (days) {
+          const day = dayOf(i);
+          if (day < days[0] || day > days[1]) continue;
         }
-        if (f.country && !read.regional && !f.country.has(iCountry >= 0 ? (key[iCountry] as string) : '')) continue;
-        for (const { i, allowed } of filterCols) if (!allowed.has(i >= 0 ? (key[i] as string) : '')) continue rows;
+        if (f.country && !read.regional && !f.country.has(countryColumn ? (countryColumn[i] as string) : '')) continue;
+        for (const { values, allowed } of filterColumns)
+          if (!allowed.has(values ? (values[i] as string) : '')) continue rows;
         if (usesVideo) {
-          const video = iVideo >= 0 ? (key[iVideo] as string) : '';
+          const video = videoColumn ? (videoColumn[i] as string) : '';
           if (video === '' || (f.video && !f.video.has(video))) continue;
         }
         if (cutByLink) {
-          const since = q.channelSince?.get(iChannel >= 0 ? (key[iChannel] as string) : '');
-          if (since !== undefined && dayOf(key) < since) continue;
+          const since = q.channelSince?.get(channelColumn ? (channelColumn[i] as string) : '');
+          if (since !== undefined && dayOf(i) < since) continue;
         }
-        const id = single !== undefined ? cellOf(key, single) : dims.map((i) => cellOf(key, i)).join('\u0000');
+        const id = single ? single(i) : cells.map((cell) => cell(i)).join('\u0000');
         let acc = out.get(id);
         if (!acc) {
-          acc = { key: dims.map((i) => cellOf(key, i)), sums: emptySums() };
+          acc = { key: cells.map((cell) => cell(i)), sums: emptySums() };
           out.set(id, acc);
         }
-        let sums = row.sums;
-        if (money.length > 0) {
+        const sums = acc.sums;
+        for (const { j, values, money } of measureColumns) {
+          if (!values) continue;
+          const v = values[i] as number;
+          if (Number.isNaN(v)) continue;
           // Money is converted with the rate of its own day, before any summing.
-          const day = dayOf(key);
-          let rate = rates.get(day);
-          if (rate === undefined) {
-            rate = (q.rate as (day: string) => number)(day);
-            rates.set(day, rate);
-          }
-          for (const i of needed) converted[i] = row.sums[i] as Value;
-          for (const i of money) {
-            const v = row.sums[i] as Value;
-            converted[i] = v === null || Number.isNaN(v) ? null : v * rate;
-          }
-          sums = converted;
+          const x = money ? v * rateOf(dayOf(i)) : v;
+          const t = sums[j] as Value;
+          sums[j] = t === null ? x : t + x;
         }
-        addInto(acc.sums, sums, needed);
       }
     }
   }

@@ -6,7 +6,17 @@ import { GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { batchWriteAll } from '../db/batch-write';
 import { keys } from '../db/keys';
 import type { TableContext } from '../directory/directory-repository';
-import { type Cube, decodeCube, encodeCube } from './cube';
+import type { Cube } from './cube';
+import {
+  attributesSize,
+  type CubeAttributes,
+  type CubeColumns,
+  concatCubes,
+  decodeCube,
+  encodeCube,
+  projectionOf,
+  type StoredCube,
+} from './cube-codec';
 
 /** What a report read cost, for the bench and for logs. */
 export interface ReadStats {
@@ -27,7 +37,7 @@ export interface CubeAddress {
 /** A stored cube: its period is `D#yyyy-mm-dd` or `M#yyyy-mm`. */
 export interface PeriodCube {
   readonly period: string;
-  readonly cube: Cube;
+  readonly cube: StoredCube;
 }
 
 export interface MonthManifest {
@@ -42,14 +52,24 @@ export interface MonthManifest {
 const MAX_CUBE_BYTES = 350 * 1024;
 
 /** Splits a cube whose encoding would exceed the item size limit into chunks that each fit. */
-function encodeChunks(cube: Cube): Uint8Array[] {
-  const bytes = encodeCube(cube);
-  if (bytes.length <= MAX_CUBE_BYTES || cube.rows.length < 2) return [bytes];
+function encodeChunks(cube: Cube): CubeAttributes[] {
+  const attributes = encodeCube(cube);
+  if (attributesSize(attributes) <= MAX_CUBE_BYTES || cube.rows.length < 2) return [attributes];
   const half = Math.ceil(cube.rows.length / 2);
   return [
     ...encodeChunks({ grain: cube.grain, rows: cube.rows.slice(0, half) }),
     ...encodeChunks({ grain: cube.grain, rows: cube.rows.slice(half) }),
   ];
+}
+
+/** A ProjectionExpression (with its names) reading the sort key and the given cube columns. */
+function projection(columns: CubeColumns | undefined) {
+  if (!columns) return {};
+  const names = ['sk', ...projectionOf(columns)];
+  return {
+    ProjectionExpression: names.map((_, i) => `#p${i}`).join(', '),
+    ExpressionAttributeNames: Object.fromEntries(names.map((name, i) => [`#p${i}`, name])),
+  };
 }
 
 const basePeriod = (sk: string) => sk.split('#').slice(0, 2).join('#');
@@ -58,8 +78,17 @@ export const dynamoFactRepository = ({ db, tableName }: TableContext) => {
   const batchWrite = (requests: Record<string, unknown>[]) => batchWriteAll(db, tableName, requests);
 
   return {
-    /** Cubes of one variant/partition whose period lies in [fromSk, toSk], in period order (chunks merged). */
-    async read(address: CubeAddress, fromSk: string, toSk: string, stats: ReadStats): Promise<PeriodCube[]> {
+    /**
+     * Cubes of one variant/partition whose period lies in [fromSk, toSk], in period order (chunks merged). With
+     * `columns`, only those grain dimensions and measures are read (see decodeCube).
+     */
+    async read(
+      address: CubeAddress,
+      fromSk: string,
+      toSk: string,
+      stats: ReadStats,
+      columns?: CubeColumns,
+    ): Promise<PeriodCube[]> {
       const pk = keys.factPartition(address.family, address.channel, address.variant, address.partition);
       const out: PeriodCube[] = [];
       let ExclusiveStartKey: Record<string, unknown> | undefined;
@@ -69,19 +98,18 @@ export const dynamoFactRepository = ({ db, tableName }: TableContext) => {
             TableName: tableName,
             KeyConditionExpression: 'pk = :pk AND sk BETWEEN :from AND :to',
             ExpressionAttributeValues: { ':pk': pk, ':from': fromSk, ':to': `${toSk}#~` },
+            ...projection(columns),
             ExclusiveStartKey,
           }),
         );
         stats.queries++;
         for (const item of page.Items ?? []) {
-          const bytes = item.cube as Uint8Array;
           stats.items++;
-          stats.bytes += bytes.length + String(item.pk).length + String(item.sk).length;
+          stats.bytes += attributesSize(item as CubeAttributes);
           const period = basePeriod(String(item.sk));
-          const cube = decodeCube(bytes);
+          const cube = decodeCube(item);
           const last = out[out.length - 1];
-          if (last && last.period === period)
-            out[out.length - 1] = { period, cube: { grain: cube.grain, rows: [...last.cube.rows, ...cube.rows] } };
+          if (last && last.period === period) out[out.length - 1] = { period, cube: concatCubes(last.cube, cube) };
           else out.push({ period, cube });
         }
         ExclusiveStartKey = page.LastEvaluatedKey;
@@ -106,9 +134,11 @@ export const dynamoFactRepository = ({ db, tableName }: TableContext) => {
           const { cube: _cube, ...address } = c;
           chunked.push(address);
         }
-        chunks.forEach((bytes, i) => {
+        chunks.forEach((attributes, i) => {
           requests.push({
-            PutRequest: { Item: { pk, sk: i === 0 ? c.period : `${c.period}#${i}`, entity: 'FactCube', cube: bytes } },
+            PutRequest: {
+              Item: { pk, sk: i === 0 ? c.period : `${c.period}#${i}`, entity: 'FactCube', ...attributes },
+            },
           });
         });
       }

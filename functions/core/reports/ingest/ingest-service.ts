@@ -6,13 +6,15 @@
  * too; they serve nobody until the directory names an owner.
  */
 import path from 'node:path';
-import { type FactRow, factsOfDay, fullDayOf, partition, rollup, variantsOf } from '../cube';
+import { type Cube, type FactRow, fullDayOf, rollup, variantsOf } from '../cube';
+import { asCube } from '../cube-codec';
 import type { FactRepository, MonthManifest } from '../fact-repository';
 import { newReadStats } from '../fact-repository';
 import { type FamilyDef, familyMeasures, familyOfReportType } from '../families';
 import { MEASURE_INDEX } from '../metrics';
 import type { RateRepository } from '../rate-repository';
 import { CsvError, decodeText, parseCsv } from './csv';
+import { monthCubes } from './month-cubes';
 import { isRatesHeader, RATE_COLUMNS, readRatesFile } from './rates-file';
 import { type ParsedDayFile, readReportFile } from './report-file';
 
@@ -210,60 +212,34 @@ async function prepareMonth(
   const family = def.code;
   const only = [...familyMeasures(def)].map((m) => MEASURE_INDEX[m]).sort((a, b) => a - b);
   const manifest: MonthManifest = (await repo.readManifest(family, channel, month)) ?? { partitions: {}, days: {} };
-  // Days stored earlier and not restated by this batch come back from their full-day cubes.
-  const allDays = new Map<string, FactRow[]>();
+  // Days stored earlier and not restated by this batch come back as their full-day cubes.
+  const full = fullDayOf(def);
+  const fullDays = new Map<string, Cube>();
   const storedDays = Object.keys(manifest.days).filter((d) => !batch.has(d));
   if (storedDays.length > 0) {
     const stored = await repo.read(
-      { family, channel, variant: fullDayOf(def).name },
+      { family, channel, variant: full.name },
       `D#${month}-01`,
       `D#${month}-31`,
       newReadStats(),
     );
     for (const { period, cube } of stored) {
       const day = period.slice(2);
-      if (!batch.has(day)) allDays.set(day, factsOfDay(day, cube));
+      if (!batch.has(day)) fullDays.set(day, { ...asCube(cube), measures: only });
     }
   }
-  for (const [day, { facts }] of batch) allDays.set(day, facts);
-  const ordered = [...allDays.keys()].sort();
-  const monthFacts = ordered.flatMap((day) => allDays.get(day) as FactRow[]);
-
-  const writes: Parameters<FactRepository['write']>[0][number][] = [];
+  for (const [day, { facts }] of batch) fullDays.set(day, rollup(facts, full.grain, only));
+  const computed = monthCubes(def, month, fullDays, new Set(batch.keys()), only);
+  const writes = computed.cubes.map((c) => ({ family, channel, ...c }));
   const removals: Parameters<FactRepository['remove']>[0][number][] = [];
-  for (const variant of variantsOf(def)) {
-    if (variant.periods.includes('day')) {
-      for (const day of batch.keys()) {
-        writes.push({
-          family,
-          channel,
-          variant: variant.name,
-          period: `D#${day}`,
-          cube: rollup(allDays.get(day) as FactRow[], variant.grain, only),
-        });
-      }
-    }
-    if (!variant.periods.includes('month')) continue;
-    const period = `M#${month}`;
-    if (!variant.partitionBy) {
-      writes.push({ family, channel, variant: variant.name, period, cube: rollup(monthFacts, variant.grain, only) });
-      continue;
-    }
-    const parts = partition(monthFacts, variant.partitionBy);
-    const values = [...parts.keys()].sort();
-    for (const value of values) {
-      writes.push({
-        family,
-        channel,
-        variant: variant.name,
-        partition: value,
-        period,
-        cube: rollup(parts.get(value) as FactRow[], variant.grain, only),
-      });
-    }
-    const stale = (manifest.partitions[variant.name] ?? []).filter((v) => !parts.has(v));
-    removals.push(...stale.map((value) => ({ family, channel, variant: variant.name, partition: value, period })));
-    manifest.partitions[variant.name] = values;
+  for (const v of variantsOf(def)) {
+    if (!v.partitionBy || !v.periods.includes('month')) continue;
+    const values = new Set(computed.partitions[v.name] ?? []);
+    const stale = (manifest.partitions[v.name] ?? []).filter((value) => !values.has(value));
+    removals.push(
+      ...stale.map((value) => ({ family, channel, variant: v.name, partition: value, period: `M#${month}` })),
+    );
+    manifest.partitions[v.name] = [...values];
   }
   // Cubes stored in several chunks last time may need fewer now: clear the extra chunks of those being rewritten.
   const rewritten = new Set(writes.map(addressKey));

@@ -30,6 +30,14 @@ export interface ReadOptions {
 }
 
 const NUMBER = /^-?(\d+(\.\d*)?|\.\d+)([eE][-+]?\d+)?$/;
+/** Whether Number() reads `raw` the way NUMBER does: not after a plus sign, nor with a 0x / 0b / 0o prefix. */
+function plainStart(raw: string): boolean {
+  const c = raw.charCodeAt(0);
+  if (c === 45 || c === 46) return true; // - .
+  if (c < 48 || c > 57) return false;
+  const next = raw.charCodeAt(1) | 32; // lower case
+  return next !== 120 && next !== 98 && next !== 111; // x b o
+}
 /** Averages stored weighted by the row's views, so they can be re-averaged over any set of rows. */
 const WEIGHTED_COLUMNS = new Set([
   'average_view_duration_percentage',
@@ -76,45 +84,59 @@ export function readReportFile(file: string, table: CsvTable, options: ReadOptio
   const iViews = col('views');
 
   let day: string | undefined;
+  let checkedDate = '';
   const byOwner = new Map<string, FactRow[]>();
   const seen = new Set<string>();
-  for (const { line, fields } of table.rows) {
-    const fail = (column: string, detail: string): never => {
-      throw new CsvError(file, line, column, detail);
-    };
+  let line = 0;
+  const fail = (column: string, detail: string): never => {
+    throw new CsvError(file, line, column, detail);
+  };
+  for (const row of table.rows) {
+    line = row.line;
+    const fields = row.fields;
     const rawDate = (fields[iDate] as string).trim().replace(/\.0+$/, '');
-    if (!/^\d{8}$/.test(rawDate)) fail('date', `"${rawDate}" is not a YYYYMMDD date`);
-    const rowDay = `${rawDate.slice(0, 4)}-${rawDate.slice(4, 6)}-${rawDate.slice(6, 8)}`;
-    if (
-      Number.isNaN(Date.parse(`${rowDay}T00:00:00Z`)) ||
-      new Date(`${rowDay}T00:00:00Z`).toISOString().slice(0, 10) !== rowDay
-    ) {
-      fail('date', `"${rawDate}" is not a calendar date`);
+    // Every row of a daily file has the same date: check a date once, then compare.
+    if (rawDate !== checkedDate) {
+      if (!/^\d{8}$/.test(rawDate)) fail('date', `"${rawDate}" is not a YYYYMMDD date`);
+      const rowDay = `${rawDate.slice(0, 4)}-${rawDate.slice(4, 6)}-${rawDate.slice(6, 8)}`;
+      if (
+        Number.isNaN(Date.parse(`${rowDay}T00:00:00Z`)) ||
+        new Date(`${rowDay}T00:00:00Z`).toISOString().slice(0, 10) !== rowDay
+      ) {
+        fail('date', `"${rawDate}" is not a calendar date`);
+      }
+      if (day !== undefined && rowDay !== day)
+        fail('date', `every row of a daily file has the same date; found ${rawDate} after ${day.replaceAll('-', '')}`);
+      day = rowDay;
+      checkedDate = rawDate;
     }
-    if (day === undefined) day = rowDay;
-    else if (rowDay !== day)
-      fail('date', `every row of a daily file has the same date; found ${rawDate} after ${day.replaceAll('-', '')}`);
+    const rowDay = day as string;
     const channel = (fields[iChannel] as string).trim();
     if (!channel) fail('channel_id', 'channel_id is empty');
 
     const values: Record<string, string> = {};
+    let key = '';
     for (const d of dims) {
-      if (d.index < 0) {
-        values[d.dim] = d.missing as string;
-        continue;
+      let v: string | undefined;
+      if (d.index < 0) v = d.missing as string;
+      else {
+        const raw = fields[d.index] as string;
+        v = d.parse(raw);
+        if (v === undefined) fail(d.column, `"${raw}" is not ${d.expected}`);
       }
-      const raw = fields[d.index] as string;
-      const v = d.parse(raw);
-      if (v === undefined) fail(d.column, `"${raw}" is not ${d.expected}`);
       values[d.dim] = v as string;
+      key += `\u0000${v}`;
     }
     const sums: Sums = emptySums();
     for (const m of measures) {
       const raw = (fields[m.index] as string).trim();
       if (raw === '') continue; // suppressed or anonymised: unknown, not zero
-      if (!NUMBER.test(raw)) fail(m.column, `"${raw}" is not a number`);
       const v = Number(raw);
-      if (!Number.isFinite(v) || v < 0) fail(m.column, `"${raw}" is not a non-negative number`);
+      // Number() also reads "+1", "0x1F", "0b1" and "0o7"; only those (and non-numbers) need the full pattern.
+      if (!(v >= 0 && v < Number.POSITIVE_INFINITY) || !plainStart(raw)) {
+        if (!NUMBER.test(raw)) fail(m.column, `"${raw}" is not a number`);
+        if (!(v >= 0 && v < Number.POSITIVE_INFINITY)) fail(m.column, `"${raw}" is not a non-negative number`);
+      }
       sums[m.at] = (sums[m.at] ?? 0) + v; // renamed columns (ad_sense → ad_auction) feed one measure
     }
     for (const m of weighted) {
@@ -125,9 +147,10 @@ export function readReportFile(file: string, table: CsvTable, options: ReadOptio
       sums[m.at] = views === null || views === undefined ? null : Number(raw) * views;
     }
     const ownerKey = owner ?? channel;
-    const key = `${ownerKey}\u0000${channel}\u0000${family.columns.map((c) => values[c.dim]).join('\u0000')}`;
-    if (seen.has(key)) fail(family.columns[0]?.column ?? 'date', 'the same dimension values appear on an earlier line');
-    seen.add(key);
+    const unique = `${ownerKey}\u0000${channel}${key}`;
+    if (seen.has(unique))
+      fail(family.columns[0]?.column ?? 'date', 'the same dimension values appear on an earlier line');
+    seen.add(unique);
     const fact: FactRow = { day: rowDay, dims: values, sums };
     const list = byOwner.get(ownerKey);
     if (list) list.push(fact);

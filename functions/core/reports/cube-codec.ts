@@ -1,0 +1,342 @@
+/**
+ * The storage form of a fact cube: one item attribute per column, so a report reads only the columns it uses
+ * (a ProjectionExpression) and decodes only those. DynamoDB's read cost follows the item size, but the bytes
+ * sent and decoded follow the projection, and most reports use two to four of a family's twenty-odd measures.
+ *
+ * - `h`: the header, JSON `{ "g": grain, "n": row count }`.
+ * - `k_<dimension>`: one grain column: a dictionary of its distinct values and one index per row (varints).
+ * - `m_<measure>`: one measure column, by name (a cube written before a measure existed decodes it as null):
+ *   a constant, varint integers (most measures are counts) or float64, with NaN / 0 standing for null.
+ * Columns are deflated when that makes them smaller; the first byte says how a column is stored.
+ * Items written by earlier releases (one `cube` attribute, row-major) still decode (decodeRowMajor).
+ */
+import { deflateRawSync, inflateRawSync } from 'node:zlib';
+import type { Cube, CubeRow, GrainDim } from './cube';
+import { MEASURE_INDEX, MEASURES, type Measure } from './metrics';
+
+export type CubeAttributes = Record<string, string | Uint8Array>;
+
+/**
+ * A cube as read: by column, so a report's loop touches only the columns it uses and decoding allocates a few
+ * arrays, not one per row.
+ */
+export interface StoredCube {
+  readonly grain: readonly GrainDim[];
+  readonly size: number;
+  /** Per grain dimension, the value of each row. */
+  readonly keys: readonly (readonly string[])[];
+  /** Per measure (MEASURES order), each row's sum (NaN: null); undefined when not stored or not read. */
+  readonly measures: readonly (Float64Array | undefined)[];
+}
+
+/** The columns a reader needs; absent: all of them. */
+export interface CubeColumns {
+  readonly dims: readonly GrainDim[];
+  readonly measures: readonly Measure[];
+}
+
+export const HEADER = 'h';
+export const LEGACY = 'cube';
+export const dimAttribute = (d: GrainDim) => `k_${d}`;
+export const measureAttribute = (m: string) => `m_${m}`;
+
+// First byte of a column: its coding, plus DEFLATED when the rest is deflated.
+const CONSTANT = 0;
+const VARINT = 1;
+const FLOAT64 = 2;
+const DEFLATED = 0x80;
+/** Below this many bytes deflate rarely pays for its call. */
+const DEFLATE_FROM = 48;
+/** Integers up to this size are stored as varints (zigzag doubles them; 2^53 is the safe limit). */
+const MAX_VARINT_INT = 2 ** 50;
+
+class ByteWriter {
+  private buf = new Uint8Array(256);
+  length = 0;
+  private room(n: number) {
+    if (this.length + n <= this.buf.length) return;
+    const next = new Uint8Array(Math.max(this.buf.length * 2, this.length + n));
+    next.set(this.buf.subarray(0, this.length));
+    this.buf = next;
+  }
+  byte(b: number) {
+    this.room(1);
+    this.buf[this.length++] = b;
+  }
+  /** A non-negative integer up to 2^53, seven bits a byte. */
+  varint(value: number) {
+    this.room(8);
+    let x = value;
+    while (x >= 128) {
+      this.buf[this.length++] = (x % 128) | 128;
+      x = Math.floor(x / 128);
+    }
+    this.buf[this.length++] = x;
+  }
+  bytes(b: Uint8Array) {
+    this.room(b.length);
+    this.buf.set(b, this.length);
+    this.length += b.length;
+  }
+  done(): Uint8Array {
+    return this.buf.subarray(0, this.length);
+  }
+}
+
+class ByteReader {
+  at = 0;
+  constructor(readonly buf: Uint8Array) {}
+  varint(): number {
+    let x = 0;
+    let mul = 1;
+    let b: number;
+    do {
+      b = this.buf[this.at++] as number;
+      x += (b & 127) * mul;
+      mul *= 128;
+    } while (b & 128);
+    return x;
+  }
+}
+
+/** `coding` then `payload`, deflated when that is smaller. */
+function column(coding: number, payload: Uint8Array, level = 6): Uint8Array {
+  let body = payload;
+  let flag = 0;
+  if (payload.length >= DEFLATE_FROM) {
+    const packed = deflateRawSync(payload, { level });
+    if (packed.length < payload.length) {
+      body = packed;
+      flag = DEFLATED;
+    }
+  }
+  const out = new Uint8Array(body.length + 1);
+  out[0] = coding | flag;
+  out.set(body, 1);
+  return out;
+}
+
+/** The coding and the payload of a stored column. */
+function open(bytes: Uint8Array): { coding: number; payload: Uint8Array } {
+  const first = bytes[0] as number;
+  const rest = bytes.subarray(1);
+  return { coding: first & ~DEFLATED, payload: first & DEFLATED ? inflateRawSync(rest) : rest };
+}
+
+function encodeDim(rows: readonly CubeRow[], c: number): Uint8Array {
+  const ids = new Map<string, number>();
+  const indices = new ByteWriter();
+  for (const r of rows) {
+    const value = r.key[c] as string;
+    let id = ids.get(value);
+    if (id === undefined) {
+      id = ids.size;
+      ids.set(value, id);
+    }
+    indices.varint(id);
+  }
+  const out = new ByteWriter();
+  out.varint(ids.size);
+  for (const value of ids.keys()) {
+    const utf8 = Buffer.from(value, 'utf8');
+    out.varint(utf8.length);
+    out.bytes(utf8);
+  }
+  out.bytes(indices.done());
+  return column(0, out.done());
+}
+
+function decodeDim(bytes: Uint8Array, n: number): string[] {
+  const { payload } = open(bytes);
+  const r = new ByteReader(payload);
+  const dictionary: string[] = new Array(r.varint());
+  const text = Buffer.from(payload.buffer, payload.byteOffset, payload.length);
+  for (let i = 0; i < dictionary.length; i++) {
+    const length = r.varint();
+    dictionary[i] = text.toString('utf8', r.at, r.at + length);
+    r.at += length;
+  }
+  const values: string[] = new Array(n);
+  for (let i = 0; i < n; i++) values[i] = dictionary[r.varint()] as string;
+  return values;
+}
+
+/** A measure column, or undefined when no row has a value (the column is left out: null everywhere). */
+function encodeMeasure(rows: readonly CubeRow[], j: number): Uint8Array | undefined {
+  const n = rows.length;
+  const values = new Float64Array(n);
+  let known = 0;
+  let integers = true;
+  let constant = true;
+  let first = Number.NaN;
+  for (let i = 0; i < n; i++) {
+    const v = (rows[i] as CubeRow).sums[j];
+    const x = v === null || v === undefined ? Number.NaN : v;
+    values[i] = x;
+    if (Number.isNaN(x)) {
+      constant = false;
+      continue;
+    }
+    const negativeZero = x === 0 && 1 / x < 0;
+    if (known++ === 0) first = x;
+    else if (constant && (x !== first || (x === 0 && negativeZero !== 1 / first < 0))) constant = false;
+    if (integers && (negativeZero || !Number.isInteger(x) || Math.abs(x) > MAX_VARINT_INT)) integers = false;
+  }
+  if (known === 0) return undefined;
+  if (constant) return column(CONSTANT, littleEndian(values.subarray(0, 1)));
+  if (integers) {
+    // zigzag, plus one: 0 is null
+    const out = new ByteWriter();
+    for (let i = 0; i < n; i++) {
+      const x = values[i] as number;
+      out.varint(Number.isNaN(x) ? 0 : x >= 0 ? 2 * x + 1 : -2 * x);
+    }
+    return column(VARINT, out.done());
+  }
+  // Float columns rarely deflate much (their low bits are noise): the fast level is enough.
+  return column(FLOAT64, littleEndian(values), 1);
+}
+
+const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
+
+/** The float64s as little-endian bytes (the platform's own order on every platform Lambda runs). */
+function littleEndian(values: Float64Array): Uint8Array {
+  if (LITTLE_ENDIAN) return new Uint8Array(values.buffer, values.byteOffset, values.byteLength);
+  const out = new Uint8Array(values.byteLength);
+  const view = new DataView(out.buffer);
+  for (let i = 0; i < values.length; i++) view.setFloat64(i * 8, values[i] as number, true);
+  return out;
+}
+
+function decodeMeasure(bytes: Uint8Array, n: number): Float64Array {
+  const { coding, payload } = open(bytes);
+  const out = new Float64Array(n);
+  if (coding === CONSTANT) {
+    out.fill(new DataView(payload.buffer, payload.byteOffset, 8).getFloat64(0, true));
+  } else if (coding === VARINT) {
+    const r = new ByteReader(payload);
+    for (let i = 0; i < n; i++) {
+      const z = r.varint();
+      out[i] = z === 0 ? Number.NaN : z % 2 === 1 ? (z - 1) / 2 : -z / 2;
+    }
+  } else {
+    const view = new DataView(payload.buffer, payload.byteOffset, payload.length);
+    for (let i = 0; i < n; i++) out[i] = view.getFloat64(i * 8, true);
+  }
+  return out;
+}
+
+/** A cube as item attributes: the header, one attribute per grain dimension and per measure some row has. */
+export function encodeCube(cube: Cube): CubeAttributes {
+  const attributes: CubeAttributes = { [HEADER]: JSON.stringify({ g: cube.grain, n: cube.rows.length }) };
+  if (cube.rows.length === 0) return attributes;
+  cube.grain.forEach((d, c) => {
+    attributes[dimAttribute(d)] = encodeDim(cube.rows, c);
+  });
+  for (const j of cube.measures ?? MEASURES.map((_, i) => i)) {
+    const bytes = encodeMeasure(cube.rows, j);
+    if (bytes) attributes[measureAttribute(MEASURES[j] as string)] = bytes;
+  }
+  return attributes;
+}
+
+/** Bytes an item of these attributes takes (names and values), as DynamoDB counts them. */
+export function attributesSize(attributes: CubeAttributes): number {
+  let size = 0;
+  for (const [name, value] of Object.entries(attributes)) size += name.length + value.length;
+  return size;
+}
+
+/**
+ * A cube from an item's attributes. With a projection, the grain holds only the dimension columns read (rows that
+ * differ only in the others then have equal keys: a reader sums them anyway) and measures not read are undefined.
+ */
+export function decodeCube(item: Readonly<Record<string, unknown>>): StoredCube {
+  if (item[LEGACY] !== undefined) return decodeRowMajor(item[LEGACY] as Uint8Array);
+  const head = JSON.parse(String(item[HEADER])) as { g: GrainDim[]; n: number };
+  const n = head.n;
+  const grain = n === 0 ? head.g : head.g.filter((d) => item[dimAttribute(d)] !== undefined);
+  const keys = grain.map((d) => (n === 0 ? [] : decodeDim(item[dimAttribute(d)] as Uint8Array, n)));
+  const measures: (Float64Array | undefined)[] = MEASURES.map(() => undefined);
+  for (const [name, value] of Object.entries(item)) {
+    if (!name.startsWith('m_')) continue;
+    const measure = name.slice(2);
+    // A measure this release no longer knows is ignored.
+    if (Object.hasOwn(MEASURE_INDEX, measure))
+      measures[MEASURE_INDEX[measure as Measure]] = decodeMeasure(value as Uint8Array, n);
+  }
+  return { grain, size: n, keys, measures };
+}
+
+/** Cubes stored in chunks (one period), as one. */
+export function concatCubes(a: StoredCube, b: StoredCube): StoredCube {
+  const join = (x: Float64Array | undefined, y: Float64Array | undefined, nx: number, ny: number) => {
+    if (!x && !y) return undefined;
+    const out = new Float64Array(nx + ny).fill(Number.NaN);
+    if (x) out.set(x, 0);
+    if (y) out.set(y, nx);
+    return out;
+  };
+  return {
+    grain: a.grain,
+    size: a.size + b.size,
+    keys: a.keys.map((column, c) => [...column, ...(b.keys[c] ?? [])]),
+    measures: a.measures.map((x, j) => join(x, b.measures[j], a.size, b.size)),
+  };
+}
+
+/** The rows of a stored cube (for ingest and tests; reports read the columns). */
+export function rowsOf(cube: StoredCube): CubeRow[] {
+  return Array.from({ length: cube.size }, (_, i) => ({
+    key: cube.keys.map((column) => column[i] as string),
+    sums: cube.measures.map((column) => (column ? (column[i] as number) : Number.NaN)),
+  }));
+}
+
+/** A stored cube as rows (keys and sums), the in-memory form ingest computes. */
+export const asCube = (cube: StoredCube): Cube => ({ grain: cube.grain, rows: rowsOf(cube) });
+
+/** The attribute names to read for `columns` (the header, the legacy form, and the columns asked for). */
+export function projectionOf(columns: CubeColumns): string[] {
+  return [HEADER, LEGACY, ...columns.dims.map(dimAttribute), ...columns.measures.map(measureAttribute)];
+}
+
+const SEP = '\u0001';
+
+/**
+ * The row-major form of earlier releases, deflated: a JSON header (grain, measure names, row count, key text
+ * length), the row keys as one text (fields joined by U+0001), and the measures as little-endian float64 (NaN for
+ * null). Read only: what is loaded now is stored by column.
+ */
+function decodeRowMajor(bytes: Uint8Array): StoredCube {
+  const raw = inflateRawSync(bytes);
+  const headLength = raw.readUInt32LE(0);
+  const head = JSON.parse(raw.subarray(4, 4 + headLength).toString('utf8')) as {
+    g: GrainDim[];
+    m: string[];
+    n: number;
+    k: number;
+  };
+  const keyStart = 4 + headLength;
+  const fields =
+    head.k > 0
+      ? raw
+          .subarray(keyStart, keyStart + head.k)
+          .toString('utf8')
+          .split(SEP)
+      : [];
+  const used = keyStart + head.k;
+  const valueStart = used + ((8 - (used % 8)) % 8);
+  const values = new DataView(raw.buffer, raw.byteOffset + valueStart, head.n * head.m.length * 8);
+  const width = head.m.length;
+  const k = head.g.length;
+  const measures: (Float64Array | undefined)[] = MEASURES.map(() => undefined);
+  head.m.forEach((m, j) => {
+    if (!Object.hasOwn(MEASURE_INDEX, m)) return;
+    const column = new Float64Array(head.n);
+    for (let i = 0; i < head.n; i++) column[i] = values.getFloat64((i * width + j) * 8, true);
+    measures[MEASURE_INDEX[m as Measure]] = column;
+  });
+  const keys = head.g.map((_, c) => Array.from({ length: head.n }, (_, i) => fields[i * k + c] as string));
+  return { grain: head.g, size: head.n, keys, measures };
+}
