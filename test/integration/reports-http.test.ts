@@ -6,8 +6,10 @@
  * The tests of the first describe run in order: dave starts without facts, then gets generated exports.
  */
 import { randomBytes } from 'node:crypto';
+import { DeleteCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDocumentClient } from '../../functions/core/db/document-client';
+import { keys } from '../../functions/core/db/keys';
 import { loadDirectory } from '../../functions/core/directory/directory-loader';
 import type { TableContext } from '../../functions/core/directory/directory-repository';
 import { dynamoFactRepository } from '../../functions/core/reports/fact-repository';
@@ -190,6 +192,49 @@ describe('who may see what', () => {
   it('mallory (no channel) asking for channel==MINE → 403 forbidden', async () => {
     const res = await reports(await analytics('mallory'), { ids: 'channel==MINE', ...DAVE_RANGE, metrics: 'views' });
     expectGoogleError(res, 403, 'PERMISSION_DENIED', 'forbidden');
+  });
+
+  it('channel==MINE follows the directory from one request to the next (facts read early are only a guess)', async () => {
+    const tag = `${Date.now().toString(36)}${randomBytes(4).toString('hex')}`;
+    const sub = `http-mine-${tag}`;
+    const later = `UChttpZ${tag}`; // the caller's only channel at first
+    const earlier = `UChttpA${tag}`; // sorts first, so channel==MINE means it once granted
+    await loadDirectory(table, {
+      users: [{ sub, channels: [later] }],
+      channels: [later, earlier].map((id) => ({ id, title: id, videos: [], playlists: [] })),
+      contentOwners: [],
+      accounts: [],
+      properties: [],
+    });
+    const small = { ...DAVE, videos: 5, days: 3, start: '2026-04-01' };
+    const laterDays = [...generateDays({ ...small, channel: later, seed: 1, videoPrefix: 'mz' })];
+    const earlierDays = [...generateDays({ ...small, channel: earlier, seed: 2, videoPrefix: 'ma' })];
+    await ingest(laterDays, later);
+    await ingest(earlierDays, earlier);
+    expect(columnSum(laterDays, 'views')).not.toBe(columnSum(earlierDays, 'views'));
+    const token = await analytics(sub);
+    const q = { ids: 'channel==MINE', startDate: '2026-04-01', endDate: '2026-04-03', metrics: 'views' };
+    const first = await reports(token, q);
+    expectOk(first);
+    expect(first.body.rows).toEqual([[columnSum(laterDays, 'views')]]);
+    // A second grant: channel==MINE now means the other channel, although the last answer was for the first.
+    await loadDirectory(table, {
+      users: [{ sub, channels: [earlier] }],
+      channels: [],
+      contentOwners: [],
+      accounts: [],
+      properties: [],
+    });
+    const second = await reports(token, q);
+    expectOk(second);
+    expect(second.body.rows).toEqual([[columnSum(earlierDays, 'views')]]);
+    // No channel left: 403, whatever was read early.
+    await Promise.all(
+      [earlier, later].map((c) =>
+        table.db.send(new DeleteCommand({ TableName: table.tableName, Key: keys.userOwnsChannel(sub, c) })),
+      ),
+    );
+    expectGoogleError(await reports(token, q), 403, 'PERMISSION_DENIED', 'forbidden');
   });
 
   it('contentOwner==demo-co: bob (its manager) → 200; mallory and alice → 403; no entity filter → 400', async () => {

@@ -10,7 +10,7 @@ import type { GroupRepository } from '../groups/group-repository';
 import type { ScopeName } from '../scopes';
 import { MONETARY_METRICS, type ReportDef } from './catalog';
 import { type CubeQuery, type MetricSource, type ResultTable, runCubeQuery } from './engine';
-import type { FactRepository, ReadStats } from './fact-repository';
+import { type FactRepository, newReadStats, type ReadStats } from './fact-repository';
 import { FAMILIES, type FamilyDef, familyDims, familyMeasures, isExtension } from './families';
 import { CONTINENTS, countriesIn, isCountryCode, SUB_CONTINENTS } from './geo';
 import { ANALYTICS_VALUES } from './ingest/code-tables';
@@ -131,37 +131,61 @@ export async function queryReport(
   }
 
   const explicit = req.ids.id === 'MINE' ? undefined : req.ids.id;
-  const channel = explicit ?? [...(await profileRead).channels].sort()[0];
-  const owned = async (): Promise<Profile> => {
+  const mineOf = (profile: Profile) => [...profile.channels].sort()[0];
+  const owned = async (channel: string | undefined): Promise<string> => {
     const profile = await profileRead;
     if (!channel || !profile.channels.includes(channel)) throw permissionDenied('forbidden', 'Forbidden');
-    return profile;
+    return channel;
   };
-  const run = async (group?: Filters) =>
+  const run = async (channel: string, into: ReadStats, group?: Filters) =>
     runCubeQuery(
       deps.facts,
-      { ...cubeQuery(req, sources, channel as string, withGroup(filters, group)), ...(await currency) },
-      stats,
+      { ...cubeQuery(req, sources, channel, withGroup(filters, group)), ...(await currency) },
+      into,
     );
   const groupId = req.filters.find((f) => f.name === 'group')?.values[0];
   if (groupId !== undefined) {
     // Ownership first: what a group holds must not show through errors about another owner's group.
-    await owned();
-    return run(await groupFilter(deps, report, { type: 'channel', id: channel as string }, groupId));
+    const channel = await owned(explicit ?? mineOf(await profileRead));
+    return run(channel, stats, await groupFilter(deps, report, { type: 'channel', id: channel }, groupId));
   }
-  if (!explicit) {
-    await owned();
-    return run();
+  // The facts are read while the directory answers: for an explicit channel, that one; for channel==MINE, the
+  // channel it meant for this caller last time (kept per container). Nothing is returned unless the directory then
+  // says the caller owns that channel; a guess that no longer holds is dropped and the right channel read.
+  const guess = explicit ?? lastMine.get(caller.sub);
+  const own = newReadStats();
+  const early = guess === undefined ? undefined : settle(run(guess, own));
+  const channel = await owned(explicit ?? mineOf(await profileRead));
+  if (!explicit) rememberMine(caller.sub, channel);
+  if (early && guess === channel) {
+    const result = await early;
+    if ('error' in result) throw result.error;
+    addStats(stats, own);
+    return result.table;
   }
-  // Explicit channel: read facts while the directory answers; nothing is returned unless the caller owns it.
-  const answer = run().then(
+  return run(channel, stats);
+}
+
+/** channel==MINE per caller, as last resolved in this container (a hint only: the directory always decides). */
+const lastMine = new Map<string, string>();
+const MAX_REMEMBERED = 10_000;
+
+function rememberMine(sub: string, channel: string): void {
+  if (lastMine.size >= MAX_REMEMBERED && !lastMine.has(sub)) lastMine.clear();
+  lastMine.set(sub, channel);
+}
+
+/** A promise that never rejects: its value or its error, for work whose result may be dropped. */
+const settle = <T>(p: Promise<T>): Promise<{ table: T } | { error: unknown }> =>
+  p.then(
     (table) => ({ table }),
     (error: unknown) => ({ error }),
   );
-  await owned();
-  const result = await answer;
-  if ('error' in result) throw result.error;
-  return result.table;
+
+function addStats(into: ReadStats, from: ReadStats): void {
+  into.items += from.items;
+  into.bytes += from.bytes;
+  into.queries += from.queries;
 }
 
 function cubeQuery(req: ReportRequest, sources: readonly MetricSource[], owner: string, filters: Filters): CubeQuery {
