@@ -176,8 +176,8 @@ export const DEMO_EXAMPLE_IDS = {
   contentOwner: { video: 'carol-v0040', playlist: 'carol-p03', channel: 'UCdemo-carol' },
 } as const;
 
-/** Bump when the demo world changes, so existing local tables pick up the new version. */
-export const DEMO_WORLD_VERSION = 5;
+/** Bump when the demo world or its storage changes, so existing local tables pick up the new version. */
+export const DEMO_WORLD_VERSION = 6;
 const MARKER = { pk: 'DEMO#WORLD', sk: 'VERSION' };
 
 /** Loads the demo world unless this version is already there. Returns whether it loaded anything. */
