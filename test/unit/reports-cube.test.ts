@@ -19,10 +19,12 @@ import {
   asCube,
   attributesSize,
   type CubeAttributes,
+  concatCubes,
   decodeCube,
   encodeCube,
   measureAttribute,
   projectionOf,
+  type StoredCube,
 } from '../../functions/core/reports/cube-codec';
 import { CHANNEL_BASIC, familyDims } from '../../functions/core/reports/families';
 import { factOrder } from '../../functions/core/reports/ingest/report-file';
@@ -285,6 +287,14 @@ describe('encodeCube / decodeCube', () => {
       expect(get(r.sums, 'likes')).toBe(get(cube.rows[i]?.sums, 'likes'));
       expect(get(r.sums, 'watchMinutes')).toBeNull();
     });
+  });
+
+  it('puts chunks of one period together: values shared by both chunks keep meaning the same', () => {
+    const cube = rollup(FACTS, ['video', 'country']);
+    const [a, b] = [cube.rows.slice(0, 2), cube.rows.slice(2)].map((rows) => decodeCube(encodeCube({ ...cube, rows })));
+    const both = concatCubes(a as StoredCube, b as StoredCube);
+    expect(both.size).toBe(cube.rows.length);
+    expect(plain(asCube(both))).toEqual(plain(cube));
   });
 
   it('decodes the row-major form earlier releases stored (one deflated `cube` attribute)', () => {

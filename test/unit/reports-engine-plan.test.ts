@@ -345,7 +345,12 @@ function recordingRepository() {
     async read(address: CubeAddress, fromSk: string, toSk: string, stats: ReadStats): Promise<PeriodCube[]> {
       const variant = VARIANTS.find((v) => v.name === address.variant);
       if (!variant) throw new Error(`unknown variant ${address.variant}`);
-      const cube: StoredCube = { grain: variant.grain, size: 0, keys: variant.grain.map(() => []), measures: [] };
+      const cube: StoredCube = {
+        grain: variant.grain,
+        size: 0,
+        keys: variant.grain.map(() => ({ values: [], codes: new Uint32Array(0) })),
+        measures: [],
+      };
       const periods: string[] = [];
       if (fromSk.startsWith('M#')) {
         for (let m = fromSk.slice(2); m <= toSk.slice(2); ) {

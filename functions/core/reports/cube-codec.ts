@@ -23,10 +23,19 @@ export type CubeAttributes = Record<string, string | Uint8Array>;
 export interface StoredCube {
   readonly grain: readonly GrainDim[];
   readonly size: number;
-  /** Per grain dimension, the value of each row. */
-  readonly keys: readonly (readonly string[])[];
+  /** Per grain dimension: its values, and each row's position among them. */
+  readonly keys: readonly KeyColumn[];
   /** Per measure (MEASURES order), each row's sum (NaN: null); undefined when not stored or not read. */
   readonly measures: readonly (Float64Array | undefined)[];
+}
+
+/**
+ * One grain column as stored: the distinct values and, per row, the position of the row's value among them. A
+ * reader decides a filter or a group once per value, not once per row.
+ */
+export interface KeyColumn {
+  readonly values: readonly string[];
+  readonly codes: Uint32Array;
 }
 
 /** The columns a reader needs; absent: all of them. */
@@ -146,19 +155,34 @@ function encodeDim(rows: readonly CubeRow[], c: number): Uint8Array {
   return column(0, out.done());
 }
 
-function decodeDim(bytes: Uint8Array, n: number): string[] {
+function decodeDim(bytes: Uint8Array, n: number): KeyColumn {
   const { payload } = open(bytes);
   const r = new ByteReader(payload);
-  const dictionary: string[] = new Array(r.varint());
+  const values: string[] = new Array(r.varint());
   const text = Buffer.from(payload.buffer, payload.byteOffset, payload.length);
-  for (let i = 0; i < dictionary.length; i++) {
+  for (let i = 0; i < values.length; i++) {
     const length = r.varint();
-    dictionary[i] = text.toString('utf8', r.at, r.at + length);
+    values[i] = text.toString('utf8', r.at, r.at + length);
     r.at += length;
   }
-  const values: string[] = new Array(n);
-  for (let i = 0; i < n; i++) values[i] = dictionary[r.varint()] as string;
-  return values;
+  const codes = new Uint32Array(n);
+  for (let i = 0; i < n; i++) codes[i] = r.varint();
+  return { values, codes };
+}
+
+/** A column of plain values as a key column. */
+function keyColumn(cells: readonly string[]): KeyColumn {
+  const at = new Map<string, number>();
+  const codes = new Uint32Array(cells.length);
+  cells.forEach((value, i) => {
+    let code = at.get(value);
+    if (code === undefined) {
+      code = at.size;
+      at.set(value, code);
+    }
+    codes[i] = code;
+  });
+  return { values: [...at.keys()], codes };
 }
 
 /** A measure column, or undefined when no row has a value (the column is left out: null everywhere). */
@@ -256,7 +280,9 @@ export function decodeCube(item: Readonly<Record<string, unknown>>): StoredCube 
   const head = JSON.parse(String(item[HEADER])) as { g: GrainDim[]; n: number };
   const n = head.n;
   const grain = n === 0 ? head.g : head.g.filter((d) => item[dimAttribute(d)] !== undefined);
-  const keys = grain.map((d) => (n === 0 ? [] : decodeDim(item[dimAttribute(d)] as Uint8Array, n)));
+  const keys = grain.map((d) =>
+    n === 0 ? { values: [], codes: new Uint32Array(0) } : decodeDim(item[dimAttribute(d)] as Uint8Array, n),
+  );
   const measures: (Float64Array | undefined)[] = MEASURES.map(() => undefined);
   for (const [name, value] of Object.entries(item)) {
     if (!name.startsWith('m_')) continue;
@@ -280,7 +306,16 @@ export function concatCubes(a: StoredCube, b: StoredCube): StoredCube {
   return {
     grain: a.grain,
     size: a.size + b.size,
-    keys: a.keys.map((column, c) => [...column, ...(b.keys[c] ?? [])]),
+    // The second chunk's values follow the first's (a value may appear in both: readers map values, not codes).
+    keys: a.keys.map((column, c) => {
+      const other = b.keys[c] as KeyColumn;
+      const codes = new Uint32Array(a.size + b.size);
+      codes.set(column.codes, 0);
+      other.codes.forEach((code, i) => {
+        codes[a.size + i] = code + column.values.length;
+      });
+      return { values: [...column.values, ...other.values], codes };
+    }),
     measures: a.measures.map((x, j) => join(x, b.measures[j], a.size, b.size)),
   };
 }
@@ -288,7 +323,7 @@ export function concatCubes(a: StoredCube, b: StoredCube): StoredCube {
 /** The rows of a stored cube (for ingest and tests; reports read the columns). */
 export function rowsOf(cube: StoredCube): CubeRow[] {
   return Array.from({ length: cube.size }, (_, i) => ({
-    key: cube.keys.map((column) => column[i] as string),
+    key: cube.keys.map((column) => column.values[column.codes[i] as number] as string),
     sums: cube.measures.map((column) => (column ? (column[i] as number) : Number.NaN)),
   }));
 }
@@ -337,6 +372,6 @@ function decodeRowMajor(bytes: Uint8Array): StoredCube {
     for (let i = 0; i < head.n; i++) column[i] = values.getFloat64((i * width + j) * 8, true);
     measures[MEASURE_INDEX[m as Measure]] = column;
   });
-  const keys = head.g.map((_, c) => Array.from({ length: head.n }, (_, i) => fields[i * k + c] as string));
+  const keys = head.g.map((_, c) => keyColumn(Array.from({ length: head.n }, (_, i) => fields[i * k + c] as string)));
   return { grain: head.g, size: head.n, keys, measures };
 }

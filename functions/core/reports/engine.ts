@@ -4,7 +4,7 @@
  * channel-level report reads one item per month and one per edge day whatever the number of videos.
  */
 import { type CubeVariant, cardinality, type GrainDim, VIDEO_BUCKETS, variantsOf, videoBucket } from './cube';
-import type { CubeColumns } from './cube-codec';
+import type { CubeColumns, KeyColumn } from './cube-codec';
 import type { FactRepository, PeriodCube, ReadStats } from './fact-repository';
 import type { FamilyDef } from './families';
 import {
@@ -191,7 +191,7 @@ const dayCount = (from: string, to: string) => Math.round((Date.parse(to) - Date
 
 export async function runCubeQuery(repo: FactRepository, q: CubeQuery, stats: ReadStats): Promise<ResultTable> {
   const sources = q.sources ?? [{ family: q.family, metrics: q.metrics }];
-  const out = new Map<string, { key: string[]; sums: Sums }>();
+  const out = new Map<string, Group>();
   // Sources share no measure (the service refuses such queries), so each sums only its own metrics' measures.
   const parts = await Promise.all(
     sources.map(async (source) => {
@@ -290,13 +290,15 @@ async function readCubes(repo: FactRepository, q: CubeQuery, stats: ReadStats): 
   );
 }
 
-/** Adds the rows of `reads` that pass the filters into `out`, grouped by the query's dimensions. */
-function aggregate(
-  q: CubeQuery,
-  reads: readonly Read[],
-  needed: readonly number[],
-  out: Map<string, { key: string[]; sums: Sums }>,
-): void {
+type Group = { key: string[]; sums: Sums };
+
+const codeAt = (d: { codes?: Uint32Array } | undefined, i: number) => (d?.codes?.[i] as number) ?? 0;
+
+/**
+ * Adds the rows of `reads` that pass the filters into `out`, grouped by the query's dimensions. Filters, groups and
+ * rates are decided once per distinct value of a column (its dictionary), so the loop over rows only indexes arrays.
+ */
+function aggregate(q: CubeQuery, reads: readonly Read[], needed: readonly number[], out: Map<string, Group>): void {
   const f = q.filters;
   const usesVideo = q.dimensions.includes('video') || f.video !== undefined;
   const moneyAt = new Set(q.rate ? needed.filter((i) => MONEY_MEASURES.has(MEASURES[i] as Measure)) : []);
@@ -311,60 +313,94 @@ function aggregate(
     }
     return rate;
   };
+  const groupOf = (key: string[]): Group => {
+    const id = key.join('\u0000');
+    let group = out.get(id);
+    if (!group) {
+      group = { key, sums: emptySums() };
+      out.set(id, group);
+    }
+    return group;
+  };
   for (const read of reads) {
     for (const { period, cube } of read.cubes) {
       const n = cube.size;
       const periodDay = period.startsWith('D#') ? period.slice(2) : undefined;
       const periodMonth = periodDay ? periodDay.slice(0, 7) : period.slice(2);
-      // Columns once per cube (undefined: not in the grain, the value is ''); the loop below runs for every row.
-      const column = (d: GrainDim) => {
-        const c = cube.grain.indexOf(d);
-        return c >= 0 ? (cube.keys[c] as readonly string[]) : undefined;
-      };
+      // A dimension not in the grain has the value '' in every row (or the period's day or month).
+      const column = (d: GrainDim): KeyColumn | undefined => cube.keys[cube.grain.indexOf(d)];
       const dayColumn = column('day');
-      const dayOf = (i: number) => (dayColumn ? (dayColumn[i] as string) : (periodDay as string));
-      const countryColumn = f.country && !read.regional ? column('country') : undefined;
-      const videoColumn = usesVideo ? column('video') : undefined;
-      const channelColumn = cutByLink ? column('channel') : undefined;
-      const filterColumns = valueFilters.map(([d, allowed]) => ({ values: column(d), allowed }));
-      const cells: ((i: number) => string)[] = q.dimensions.map((d) => {
-        if (d === 'month') return dayColumn ? (i) => (dayColumn[i] as string).slice(0, 7) : () => periodMonth;
-        if (d === 'day') return dayOf;
-        const values = column(d);
-        return values ? (i) => values[i] as string : () => '';
-      });
-      const single = cells.length === 1 ? (cells[0] as (i: number) => string) : undefined;
-      const measureColumns = needed.map((j) => ({ j, values: cube.measures[j], money: moneyAt.has(j) }));
+      // Row filters, as a yes/no per value of a column; a filter failing for a missing column drops the cube.
+      const checks: { codes: Uint32Array; pass: Uint8Array }[] = [];
+      const check = (col: KeyColumn | undefined, constant: string, test: (value: string) => boolean): boolean => {
+        if (!col) return test(constant);
+        checks.push({ codes: col.codes, pass: Uint8Array.from(col.values, (v) => (test(v) ? 1 : 0)) });
+        return true;
+      };
       const days = read.days?.get(period);
+      let kept = true;
+      if (days) kept &&= check(dayColumn, periodDay ?? '', (d) => d >= days[0] && d <= days[1]);
+      if (f.country && !read.regional) kept &&= check(column('country'), '', (v) => f.country?.has(v) === true);
+      for (const [d, allowed] of valueFilters) kept &&= check(column(d), '', (v) => allowed.has(v));
+      if (usesVideo) kept &&= check(column('video'), '', (v) => v !== '' && (!f.video || f.video.has(v)));
+      if (!kept) continue;
+      // Channels counted only from their link date: the row's channel and day together decide.
+      const channelColumn = cutByLink ? column('channel') : undefined;
+      const sinceOf = cutByLink ? (channelColumn?.values ?? ['']).map((c) => q.channelSince?.get(c)) : undefined;
+      const dayOf = (i: number) =>
+        dayColumn ? (dayColumn.values[dayColumn.codes[i] as number] as string) : (periodDay as string);
+      // Group columns: codes and the cell of each code; a dimension constant over the cube has no codes.
+      const dims = q.dimensions.map((d): { codes?: Uint32Array; cells: readonly string[] } => {
+        if (d === 'month' || d === 'day') {
+          if (!dayColumn) return { cells: [d === 'month' ? periodMonth : (periodDay as string)] };
+          return {
+            codes: dayColumn.codes,
+            cells: d === 'month' ? dayColumn.values.map((v) => v.slice(0, 7)) : dayColumn.values,
+          };
+        }
+        const col = column(d);
+        return col ? { codes: col.codes, cells: col.values } : { cells: [''] };
+      });
+      const varying = dims.filter((d) => d.codes !== undefined);
+      // Each combination of codes maps to its group once: by the code itself for one varying dimension, else by a
+      // number made of the codes (mixed radix).
+      const radix = varying.map((d) => d.cells.length);
+      // (Past 2^52 combinations a number could collide: the codes joined as text then.)
+      const numeric = radix.reduce((a, b) => a * b, 1) <= 2 ** 52;
+      const groups = new Map<number | string, Group>();
+      const groupAt = (i: number): Group => {
+        let id: number | string = 0;
+        if (numeric) for (let v = 0; v < varying.length; v++) id = id * (radix[v] as number) + codeAt(varying[v], i);
+        else id = varying.map((d) => codeAt(d, i)).join(',');
+        let group = groups.get(id);
+        if (!group) {
+          group = groupOf(dims.map((d) => d.cells[d.codes ? (d.codes[i] as number) : 0] as string));
+          groups.set(id, group);
+        }
+        return group;
+      };
+      const dayRates =
+        moneyAt.size === 0
+          ? undefined
+          : dayColumn
+            ? Float64Array.from(dayColumn.values, rateOf)
+            : Float64Array.of(rateOf(periodDay as string));
+      const dayCodes = dayColumn?.codes;
+      const measureColumns = needed
+        .map((j) => ({ values: cube.measures[j], j, money: moneyAt.has(j) }))
+        .filter((m): m is { values: Float64Array; j: number; money: boolean } => m.values !== undefined);
       rows: for (let i = 0; i < n; i++) {
-        if (days) {
-          const day = dayOf(i);
-          if (day < days[0] || day > days[1]) continue;
-        }
-        if (f.country && !read.regional && !f.country.has(countryColumn ? (countryColumn[i] as string) : '')) continue;
-        for (const { values, allowed } of filterColumns)
-          if (!allowed.has(values ? (values[i] as string) : '')) continue rows;
-        if (usesVideo) {
-          const video = videoColumn ? (videoColumn[i] as string) : '';
-          if (video === '' || (f.video && !f.video.has(video))) continue;
-        }
-        if (cutByLink) {
-          const since = q.channelSince?.get(channelColumn ? (channelColumn[i] as string) : '');
+        for (const { codes, pass } of checks) if (pass[codes[i] as number] === 0) continue rows;
+        if (sinceOf) {
+          const since = sinceOf[channelColumn ? (channelColumn.codes[i] as number) : 0];
           if (since !== undefined && dayOf(i) < since) continue;
         }
-        const id = single ? single(i) : cells.map((cell) => cell(i)).join('\u0000');
-        let acc = out.get(id);
-        if (!acc) {
-          acc = { key: cells.map((cell) => cell(i)), sums: emptySums() };
-          out.set(id, acc);
-        }
-        const sums = acc.sums;
-        for (const { j, values, money } of measureColumns) {
-          if (!values) continue;
+        const sums = groupAt(i).sums;
+        for (const { values, j, money } of measureColumns) {
           const v = values[i] as number;
           if (Number.isNaN(v)) continue;
           // Money is converted with the rate of its own day, before any summing.
-          const x = money ? v * rateOf(dayOf(i)) : v;
+          const x = money ? v * ((dayRates as Float64Array)[dayCodes ? (dayCodes[i] as number) : 0] as number) : v;
           const t = sums[j] as Value;
           sums[j] = t === null ? x : t + x;
         }
