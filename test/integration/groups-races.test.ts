@@ -22,6 +22,9 @@ import {
   type WireResponse,
 } from '../support/groups';
 import { type LocalApi, startLocalApi } from '../support/local-api';
+import { useOwnTable } from '../support/own-table';
+
+useOwnTable('groups-races');
 
 const ROUNDS = [1, 2, 3];
 

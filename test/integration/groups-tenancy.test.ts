@@ -17,6 +17,9 @@ import {
   type WireResponse,
 } from '../support/groups';
 import { type LocalApi, startLocalApi } from '../support/local-api';
+import { useOwnTable } from '../support/own-table';
+
+useOwnTable('groups-tenancy');
 
 let api: LocalApi;
 let alice: GroupsClient;
