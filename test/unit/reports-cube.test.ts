@@ -187,14 +187,14 @@ describe('encodeCube / decodeCube', () => {
     const cube = rollup(
       [
         ...FACTS,
-        fact({ video: 'v"q,\n' }, { views: 1e15, watchMinutes: 0.1 + 0.2, viewPercentageWeighted: 97.26 * 40 }),
+        fact({ video: 'v"q,\n' }, { views: 1e15, watchMinutes: Math.PI, viewPercentageWeighted: 97.26 * 40 }),
         fact({ video: 'ünï 🎬' }, { views: 3, likes: 0 }),
       ],
       ['video', 'country', 'subscribedStatus', 'liveOrOnDemand'],
     );
     const back = decode(encodeCube(cube));
     expect(plain(back)).toEqual(plain(cube));
-    expect(get(back.rows.find((r) => r.key[0] === 'v"q,\n')?.sums, 'watchMinutes')).toBe(0.1 + 0.2);
+    expect(get(back.rows.find((r) => r.key[0] === 'v"q,\n')?.sums, 'watchMinutes')).toBe(Math.PI);
     expect(get(back.rows.find((r) => r.key[0] === 'ünï 🎬')?.sums, 'likes')).toBe(0);
     expect(get(back.rows.find((r) => r.key[0] === 'ünï 🎬')?.sums, 'comments')).toBeNull();
     // and again: encoding what was decoded gives the same cube
@@ -272,6 +272,35 @@ describe('encodeCube / decodeCube', () => {
     expect(plain(back)).toEqual(plain(cube));
     expect(Object.is(back.rows[0]?.sums[MEASURE_INDEX.shares], -0)).toBe(true);
     expect(encodeCube(cube)[measureAttribute('views')]?.length).toBe(9);
+  });
+
+  it('stores decimal sums as their decimal: exact for the decimals exports hold, a few bytes a row', () => {
+    const column = (values: Value[]) => {
+      const rows = values.map((v, i) => ({
+        key: [`v${i}`],
+        sums: MEASURES.map((m) => (m === 'watchMinutes' ? v : null)),
+      }));
+      const attributes = encodeCube({ grain: ['video'], rows });
+      const back = decode(attributes).rows.map((r) => get(r.sums, 'watchMinutes'));
+      return { back, bytes: attributes[measureAttribute('watchMinutes')]?.length ?? 0 };
+    };
+    // Sums of two-place and six-place decimals, with the noise binary floating point adds.
+    const sums = [0.1 + 0.2, 321.09 + 1e-13, 0.304106 + 0.457089, 12.5, -7.25, null, 0];
+    const { back, bytes } = column(sums);
+    expect(back).toEqual([0.3, 321.09, 0.761195, 12.5, -7.25, null, 0]);
+    expect(bytes).toBeLessThan(sums.length * 8);
+    // As many places as the values need; values the decimal cannot hold keep every bit (float64).
+    expect(column([0.123456789, 1]).back).toEqual([0.123456789, 1]);
+    expect(column([0.1234567891, 1]).back).toEqual([0.1234567891, 1]);
+    expect(column([Math.PI, 0.5]).back).toEqual([Math.PI, 0.5]);
+    expect(column([1e-300, 0.5]).back).toEqual([1e-300, 0.5]);
+    // A value differing from its decimal by more than summing noise is not that decimal.
+    expect(column([0.3 + 1e-9, 1]).back).toEqual([0.3 + 1e-9, 1]);
+    // A thousand revenues of cents: about two bytes each, where float64 takes eight.
+    const cents = Array.from({ length: 1000 }, (_, i) => (i * 37) / 100 + 0.1 + 0.2);
+    const big = column(cents);
+    expect(big.back).toEqual(cents.map((c) => Math.round(c * 100) / 100));
+    expect(big.bytes).toBeLessThan(1000 * 3);
   });
 
   it('reads only the columns projected: other dimensions leave the grain, other measures are null', () => {

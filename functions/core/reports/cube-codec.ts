@@ -6,8 +6,9 @@
  * - `h`: the header, JSON `{ "g": grain, "n": row count }`.
  * - `k_<dimension>`: one grain column: a dictionary of its distinct values and one index per row (varints).
  * - `m_<measure>`: one measure column, by name (a cube written before a measure existed decodes it as null):
- *   a constant, varint integers (most measures are counts) or float64, with NaN / 0 standing for null.
- * Columns are deflated when that makes them smaller; the first byte says how a column is stored.
+ *   a constant, varint integers (most measures are counts), decimals (watch minutes, revenue: varint multiples of
+ *   10^-scale) or float64, with NaN / 0 standing for null.
+ * Columns are deflated when that makes them clearly smaller; the first byte says how a column is stored.
  * Items written by earlier releases (one `cube` attribute, row-major) still decode (decodeRowMajor).
  */
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
@@ -53,11 +54,21 @@ export const measureAttribute = (m: string) => `m_${m}`;
 const CONSTANT = 0;
 const VARINT = 1;
 const FLOAT64 = 2;
+const DECIMAL = 3;
 const DEFLATED = 0x80;
 /** Below this many bytes deflate rarely pays for its call. */
 const DEFLATE_FROM = 48;
+/** Deflated only when that saves at least this share: every read of a deflated column pays for an inflate call. */
+const DEFLATE_GAIN = 1 / 8;
 /** Integers up to this size are stored as varints (zigzag doubles them; 2^53 is the safe limit). */
 const MAX_VARINT_INT = 2 ** 50;
+/** Decimals have at most this many places (the exports' watch minutes have six, revenue two). */
+const MAX_SCALE = 9;
+/**
+ * How far a float may lie from its decimal and still count as that decimal: the noise of summing decimals in
+ * binary floating point (n additions err by at most n·2^-53 relative; this allows ~10^5).
+ */
+const SUM_NOISE = 2 ** -36;
 
 class ByteWriter {
   private buf = new Uint8Array(256);
@@ -114,7 +125,7 @@ function column(coding: number, payload: Uint8Array, level = 6): Uint8Array {
   let flag = 0;
   if (payload.length >= DEFLATE_FROM) {
     const packed = deflateRawSync(payload, { level });
-    if (packed.length < payload.length) {
+    if (packed.length <= payload.length * (1 - DEFLATE_GAIN)) {
       body = packed;
       flag = DEFLATED;
     }
@@ -208,17 +219,51 @@ function encodeMeasure(rows: readonly CubeRow[], j: number): Uint8Array | undefi
   }
   if (known === 0) return undefined;
   if (constant) return column(CONSTANT, littleEndian(values.subarray(0, 1)));
-  if (integers) {
-    // zigzag, plus one: 0 is null
-    const out = new ByteWriter();
-    for (let i = 0; i < n; i++) {
-      const x = values[i] as number;
-      out.varint(Number.isNaN(x) ? 0 : x >= 0 ? 2 * x + 1 : -2 * x);
-    }
-    return column(VARINT, out.done());
+  if (integers) return column(VARINT, scaledVarints(values, 1).done());
+  const scale = decimalScale(values);
+  if (scale !== undefined) {
+    const out = scaledVarints(values, 10 ** scale, [scale]);
+    return column(DECIMAL, out.done());
   }
   // Float columns rarely deflate much (their low bits are noise): the fast level is enough.
   return column(FLOAT64, littleEndian(values), 1);
+}
+
+/** Each value times `factor`, rounded, zigzag-coded plus one (0 is null), after the `head` bytes. */
+function scaledVarints(values: Float64Array, factor: number, head: readonly number[] = []): ByteWriter {
+  const out = new ByteWriter();
+  for (const b of head) out.byte(b);
+  for (let i = 0; i < values.length; i++) {
+    const x = values[i] as number;
+    const k = Math.round(x * factor);
+    out.varint(Number.isNaN(x) ? 0 : k >= 0 ? 2 * k + 1 : -2 * k);
+  }
+  return out;
+}
+
+/**
+ * The fewest decimal places that hold every value of a float column, or undefined when none up to MAX_SCALE do.
+ * The exports' numbers are decimals and their sums are too, up to the noise of binary floating point: such a
+ * value is stored as its decimal (a float within SUM_NOISE of it, relatively), which decodes to the double nearest
+ * that decimal. -0 and values too large for a varint keep the float coding.
+ */
+function decimalScale(values: Float64Array): number | undefined {
+  let scale = 0;
+  let factor = 1;
+  for (let i = 0; i < values.length; i++) {
+    const x = values[i] as number;
+    if (Number.isNaN(x)) continue;
+    if (x === 0 && 1 / x < 0) return undefined;
+    for (;;) {
+      const k = Math.round(x * factor);
+      if (Math.abs(k) > MAX_VARINT_INT) return undefined;
+      if (Math.abs(k / factor - x) <= Math.abs(x) * SUM_NOISE) break;
+      if (scale === MAX_SCALE) return undefined;
+      scale++;
+      factor *= 10;
+    }
+  }
+  return scale;
 }
 
 const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
@@ -237,11 +282,13 @@ function decodeMeasure(bytes: Uint8Array, n: number): Float64Array {
   const out = new Float64Array(n);
   if (coding === CONSTANT) {
     out.fill(new DataView(payload.buffer, payload.byteOffset, 8).getFloat64(0, true));
-  } else if (coding === VARINT) {
+  } else if (coding === VARINT || coding === DECIMAL) {
     const r = new ByteReader(payload);
+    // k / 10^scale: both exact, so the quotient is the double nearest the decimal (as parsing its text gives).
+    const factor = coding === DECIMAL ? 10 ** (payload[r.at++] as number) : 1;
     for (let i = 0; i < n; i++) {
       const z = r.varint();
-      out[i] = z === 0 ? Number.NaN : z % 2 === 1 ? (z - 1) / 2 : -z / 2;
+      out[i] = z === 0 ? Number.NaN : (z % 2 === 1 ? (z - 1) / 2 : -z / 2) / factor;
     }
   } else {
     const view = new DataView(payload.buffer, payload.byteOffset, payload.length);

@@ -3,12 +3,12 @@
  * planner picks the cheapest cube variant that holds every dimension the query groups or filters by, so a
  * channel-level report reads one item per month and one per edge day whatever the number of videos.
  */
+import { isDeepStrictEqual } from 'node:util';
 import { type CubeVariant, cardinality, type GrainDim, VIDEO_BUCKETS, variantsOf, videoBucket } from './cube';
 import type { CubeColumns, KeyColumn } from './cube-codec';
-import type { FactRepository, PeriodCube, ReadStats } from './fact-repository';
+import { addStats, type FactRepository, newReadStats, type PeriodCube, type ReadStats } from './fact-repository';
 import type { FamilyDef } from './families';
 import {
-  emptySums,
   MEASURE_INDEX,
   MEASURES,
   METRICS,
@@ -16,7 +16,6 @@ import {
   type MetricName,
   MONEY_MEASURES,
   measuresFor,
-  type Sums,
   type Value,
 } from './metrics';
 import { notSupported, type SortKey } from './report-request';
@@ -190,18 +189,44 @@ const EDGE_DAYS_VIA_MONTH = 4;
 const dayCount = (from: string, to: string) => Math.round((Date.parse(to) - Date.parse(from)) / 86_400_000) + 1;
 
 export async function runCubeQuery(repo: FactRepository, q: CubeQuery, stats: ReadStats): Promise<ResultTable> {
-  const sources = q.sources ?? [{ family: q.family, metrics: q.metrics }];
-  const out = new Map<string, Group>();
-  // Sources share no measure (the service refuses such queries), so each sums only its own metrics' measures.
-  const parts = await Promise.all(
-    sources.map(async (source) => {
-      const part: CubeQuery = { ...q, family: source.family, metrics: source.metrics };
-      return { part, measures: measuresFor(source.metrics), reads: await readCubes(repo, part, stats) };
-    }),
-  );
-  for (const { part, measures, reads } of parts) aggregate(part, reads, measures, out);
-  return tabulate(q, out);
+  return answer(q, await fetchPlan(repo, planOf(q), stats));
 }
+
+/**
+ * Starts reading a query's cubes before all of it is known: its owner, its link dates or its rates may still be
+ * coming from other reads. The returned function answers the query as it turned out: when that plans the same
+ * Queries as the guess, the cubes read early answer it; otherwise they are dropped and the right ones read. Cubes are
+ * only ever used for the query they were planned for.
+ */
+export function readAhead(
+  repo: FactRepository,
+  guess: CubeQuery,
+  stats: ReadStats,
+): (q: CubeQuery) => Promise<ResultTable> {
+  let plan: QueryPlan | undefined;
+  try {
+    plan = planOf(guess);
+  } catch {
+    plan = undefined; // a guess no plan answers reads nothing early; the query itself says why
+  }
+  const own = newReadStats();
+  const early = plan === undefined ? undefined : settle(fetchPlan(repo, plan, own));
+  return async (q) => {
+    const wanted = planOf(q);
+    if (!early || !isDeepStrictEqual(wanted, plan)) return answer(q, await fetchPlan(repo, wanted, stats));
+    const result = await early;
+    if ('error' in result) throw result.error;
+    addStats(stats, own);
+    return answer(q, result.value);
+  };
+}
+
+/** A promise that never rejects: its value or its error, for work whose result may be dropped. */
+const settle = <T>(p: Promise<T>): Promise<{ value: T } | { error: unknown }> =>
+  p.then(
+    (value) => ({ value }),
+    (error: unknown) => ({ error }),
+  );
 
 /** One Query: a variant (and partition) over a range of periods, some months of which count only some days. */
 interface Planned {
@@ -214,7 +239,36 @@ interface Planned {
   whole?: boolean;
 }
 
-async function readCubes(repo: FactRepository, q: CubeQuery, stats: ReadStats): Promise<Read[]> {
+/** What answers one source of a query: its family's Queries and the columns they read. Plain data: plans compare. */
+interface SourcePlan {
+  family: string;
+  owner: string;
+  queries: Planned[];
+  columns: CubeColumns;
+}
+
+type QueryPlan = SourcePlan[];
+
+/** Each source of the query (sources share no measure: the service refuses such queries) and its plan. */
+const partsOf = (q: CubeQuery): CubeQuery[] =>
+  (q.sources ?? [{ family: q.family, metrics: q.metrics }]).map((s) => ({
+    ...q,
+    family: s.family,
+    metrics: s.metrics,
+  }));
+
+const planOf = (q: CubeQuery): QueryPlan => partsOf(q).map(planSource);
+
+function answer(q: CubeQuery, reads: readonly Read[][]): ResultTable {
+  const out = new Map<string, Group>();
+  // Each source sums only its own metrics' measures.
+  partsOf(q).forEach((part, i) => {
+    aggregate(part, reads[i] as Read[], measuresFor(part.metrics), out);
+  });
+  return tabulate(q, out);
+}
+
+function planSource(q: CubeQuery): SourcePlan {
   const { months, edges } = splitRange(q.startDate, q.endDate);
   const planned: Planned[] = [];
   const monthly = months.length > 0 ? chooseVariant(q, 'month') : undefined;
@@ -265,34 +319,46 @@ async function readCubes(repo: FactRepository, q: CubeQuery, stats: ReadStats): 
     if (!daily) throw notSupported(`${q.family.type} cannot answer this combination`);
     for (const [from, to] of byDay) planned.push({ variant: daily.variant, from: `D#${from}`, to: `D#${to}` });
   }
-  // Only the columns the rows are filtered, grouped and summed by (`day` always: edge days and money need it).
-  const columns: CubeColumns = {
-    dims: [...new Set(['day', ...neededDims(q)])],
-    measures: measuresFor(q.metrics).map((i) => MEASURES[i] as Measure),
+  return {
+    family: q.family.code,
+    owner: q.owner,
+    queries: planned,
+    // Only the columns the rows are filtered, grouped and summed by (`day` always: edge days and money need it).
+    columns: {
+      dims: [...new Set(['day', ...neededDims(q)])],
+      measures: measuresFor(q.metrics).map((i) => MEASURES[i] as Measure),
+    },
   };
-  return inParallel(
-    planned.map((p) => async () => ({
-      ...(p.variant.partitionBy && p.variant.partitionBy !== 'videoBucket' ? { regional: true } : {}),
-      ...(p.days ? { days: p.days } : {}),
-      cubes: await repo.read(
-        {
-          family: q.family.code,
-          channel: q.owner,
-          variant: p.variant.name,
-          ...(p.partition === undefined ? {} : { partition: p.partition }),
-        },
-        p.from,
-        p.to,
-        stats,
-        columns,
+}
+
+/** Each source's reads, in the plan's order. */
+function fetchPlan(repo: FactRepository, plan: QueryPlan, stats: ReadStats): Promise<Read[][]> {
+  return Promise.all(
+    plan.map(({ family, owner, queries, columns }) =>
+      inParallel(
+        queries.map((p) => async () => ({
+          ...(p.variant.partitionBy && p.variant.partitionBy !== 'videoBucket' ? { regional: true } : {}),
+          ...(p.days ? { days: p.days } : {}),
+          cubes: await repo.read(
+            {
+              family,
+              channel: owner,
+              variant: p.variant.name,
+              ...(p.partition === undefined ? {} : { partition: p.partition }),
+            },
+            p.from,
+            p.to,
+            stats,
+            columns,
+          ),
+        })),
       ),
-    })),
+    ),
   );
 }
 
-type Group = { key: string[]; sums: Sums };
-
-const codeAt = (d: { codes?: Uint32Array } | undefined, i: number) => (d?.codes?.[i] as number) ?? 0;
+/** One row of the answer: its dimension values and its measure sums (NaN: null, no row had a value). */
+type Group = { key: string[]; sums: Float64Array };
 
 /**
  * Adds the rows of `reads` that pass the filters into `out`, grouped by the query's dimensions. Filters, groups and
@@ -314,10 +380,10 @@ function aggregate(q: CubeQuery, reads: readonly Read[], needed: readonly number
     return rate;
   };
   const groupOf = (key: string[]): Group => {
-    const id = key.join('\u0000');
+    const id = key.length === 1 ? (key[0] as string) : key.join('\u0000');
     let group = out.get(id);
     if (!group) {
-      group = { key, sums: emptySums() };
+      group = { key, sums: new Float64Array(MEASURES.length).fill(Number.NaN) };
       out.set(id, group);
     }
     return group;
@@ -330,12 +396,21 @@ function aggregate(q: CubeQuery, reads: readonly Read[], needed: readonly number
       // A dimension not in the grain has the value '' in every row (or the period's day or month).
       const column = (d: GrainDim): KeyColumn | undefined => cube.keys[cube.grain.indexOf(d)];
       const dayColumn = column('day');
-      // Row filters, as a yes/no per value of a column; a filter failing for a missing column drops the cube.
+      // Row filters, as a yes/no per value of a column; a filter no value passes drops the cube, one every value
+      // passes needs no look at the rows.
       const checks: { codes: Uint32Array; pass: Uint8Array }[] = [];
       const check = (col: KeyColumn | undefined, constant: string, test: (value: string) => boolean): boolean => {
         if (!col) return test(constant);
-        checks.push({ codes: col.codes, pass: Uint8Array.from(col.values, (v) => (test(v) ? 1 : 0)) });
-        return true;
+        const pass = new Uint8Array(col.values.length);
+        let passing = 0;
+        col.values.forEach((v, code) => {
+          if (test(v)) {
+            pass[code] = 1;
+            passing++;
+          }
+        });
+        if (passing < col.values.length) checks.push({ codes: col.codes, pass });
+        return passing > 0;
       };
       const days = read.days?.get(period);
       let kept = true;
@@ -343,7 +418,7 @@ function aggregate(q: CubeQuery, reads: readonly Read[], needed: readonly number
       if (f.country && !read.regional) kept &&= check(column('country'), '', (v) => f.country?.has(v) === true);
       for (const [d, allowed] of valueFilters) kept &&= check(column(d), '', (v) => allowed.has(v));
       if (usesVideo) kept &&= check(column('video'), '', (v) => v !== '' && (!f.video || f.video.has(v)));
-      if (!kept) continue;
+      if (!kept || n === 0) continue;
       // Channels counted only from their link date: the row's channel and day together decide.
       const channelColumn = cutByLink ? column('channel') : undefined;
       const sinceOf = cutByLink ? (channelColumn?.values ?? ['']).map((c) => q.channelSince?.get(c)) : undefined;
@@ -361,24 +436,7 @@ function aggregate(q: CubeQuery, reads: readonly Read[], needed: readonly number
         const col = column(d);
         return col ? { codes: col.codes, cells: col.values } : { cells: [''] };
       });
-      const varying = dims.filter((d) => d.codes !== undefined);
-      // Each combination of codes maps to its group once: by the code itself for one varying dimension, else by a
-      // number made of the codes (mixed radix).
-      const radix = varying.map((d) => d.cells.length);
-      // (Past 2^52 combinations a number could collide: the codes joined as text then.)
-      const numeric = radix.reduce((a, b) => a * b, 1) <= 2 ** 52;
-      const groups = new Map<number | string, Group>();
-      const groupAt = (i: number): Group => {
-        let id: number | string = 0;
-        if (numeric) for (let v = 0; v < varying.length; v++) id = id * (radix[v] as number) + codeAt(varying[v], i);
-        else id = varying.map((d) => codeAt(d, i)).join(',');
-        let group = groups.get(id);
-        if (!group) {
-          group = groupOf(dims.map((d) => d.cells[d.codes ? (d.codes[i] as number) : 0] as string));
-          groups.set(id, group);
-        }
-        return group;
-      };
+      const groupAt = groupIndex(dims, n, (at) => groupOf(dims.map((d) => d.cells[at(d)] as string)));
       const dayRates =
         moneyAt.size === 0
           ? undefined
@@ -390,34 +448,83 @@ function aggregate(q: CubeQuery, reads: readonly Read[], needed: readonly number
         .map((j) => ({ values: cube.measures[j], j, money: moneyAt.has(j) }))
         .filter((m): m is { values: Float64Array; j: number; money: boolean } => m.values !== undefined);
       rows: for (let i = 0; i < n; i++) {
-        for (const { codes, pass } of checks) if (pass[codes[i] as number] === 0) continue rows;
+        for (let c = 0; c < checks.length; c++) {
+          const { codes, pass } = checks[c] as (typeof checks)[number];
+          if (pass[codes[i] as number] === 0) continue rows;
+        }
         if (sinceOf) {
           const since = sinceOf[channelColumn ? (channelColumn.codes[i] as number) : 0];
           if (since !== undefined && dayOf(i) < since) continue;
         }
         const sums = groupAt(i).sums;
-        for (const { values, j, money } of measureColumns) {
+        for (let m = 0; m < measureColumns.length; m++) {
+          const { values, j, money } = measureColumns[m] as (typeof measureColumns)[number];
           const v = values[i] as number;
           if (Number.isNaN(v)) continue;
           // Money is converted with the rate of its own day, before any summing.
           const x = money ? v * ((dayRates as Float64Array)[dayCodes ? (dayCodes[i] as number) : 0] as number) : v;
-          const t = sums[j] as Value;
-          sums[j] = t === null ? x : t + x;
+          const t = sums[j] as number;
+          sums[j] = Number.isNaN(t) ? x : t + x;
         }
       }
     }
   }
 }
 
-function tabulate(q: CubeQuery, groups: Map<string, { key: string[]; sums: Sums }>): ResultTable {
+type GroupColumn = { codes?: Uint32Array; cells: readonly string[] };
+
+/**
+ * The group of row `i` of a cube: each combination of the varying columns' codes is looked up once (`make` gets a
+ * function giving each column's code for it). Combinations are numbered mixed-radix and kept in an array when there
+ * are few of them (always, with one varying column), else in a map; past 2^52 they are joined as text.
+ */
+function groupIndex(columns: readonly GroupColumn[], rows: number, make: (at: (c: GroupColumn) => number) => Group) {
+  const varying = columns.filter((c) => c.codes !== undefined) as { codes: Uint32Array; cells: readonly string[] }[];
+  const combinations = varying.reduce((a, c) => a * c.cells.length, 1);
+  const codesAt = (i: number) => (c: GroupColumn) => (c.codes ? (c.codes[i] as number) : 0);
+  if (varying.length <= 1 || combinations <= Math.max(4096, 4 * rows)) {
+    const slots: (Group | undefined)[] = new Array(combinations);
+    const only = varying.length === 1 ? varying[0]?.codes : undefined;
+    return (i: number): Group => {
+      let id = 0;
+      if (only) id = only[i] as number;
+      else for (const c of varying) id = id * c.cells.length + (c.codes[i] as number);
+      let group = slots[id];
+      if (!group) {
+        group = make(codesAt(i));
+        slots[id] = group;
+      }
+      return group;
+    };
+  }
+  const numeric = combinations <= 2 ** 52;
+  const map = new Map<number | string, Group>();
+  return (i: number): Group => {
+    let id: number | string = 0;
+    if (numeric) for (const c of varying) id = id * c.cells.length + (c.codes[i] as number);
+    else id = varying.map((c) => c.codes[i]).join(',');
+    let group = map.get(id);
+    if (!group) {
+      group = make(codesAt(i));
+      map.set(id, group);
+    }
+    return group;
+  };
+}
+
+function tabulate(q: CubeQuery, groups: Map<string, Group>): ResultTable {
   const columnHeaders: ColumnHeader[] = [
     ...q.dimensions.map((name) => ({ name, columnType: 'DIMENSION' as const, dataType: 'STRING' as const })),
     ...q.metrics.map((name) => ({ name, columnType: 'METRIC' as const, dataType: METRICS[name].dataType })),
   ];
   // With no dimensions there is always exactly one row: zeros when nothing matched.
-  if (q.dimensions.length === 0 && groups.size === 0) groups.set('', { key: [], sums: MEASURES.map(() => 0) });
+  if (q.dimensions.length === 0 && groups.size === 0)
+    groups.set('', { key: [], sums: new Float64Array(MEASURES.length) });
   const computed = [...groups.values()].map(({ key, sums }) => {
-    const s = (m: (typeof MEASURES)[number]) => sums[MEASURE_INDEX[m]] as Value;
+    const s = (m: (typeof MEASURES)[number]) => {
+      const v = sums[MEASURE_INDEX[m]] as number;
+      return Number.isNaN(v) ? null : v;
+    };
     return [...key, ...q.metrics.map((m) => METRICS[m].compute(s))] as (string | Value)[];
   });
   // Shares of the whole answer (viewerPercentage): each row's part of the total, in percent.

@@ -27,6 +27,12 @@ export interface ReadStats {
 
 export const newReadStats = (): ReadStats => ({ items: 0, bytes: 0, queries: 0 });
 
+export function addStats(into: ReadStats, from: ReadStats): void {
+  into.items += from.items;
+  into.bytes += from.bytes;
+  into.queries += from.queries;
+}
+
 export interface CubeAddress {
   readonly family: string;
   readonly channel: string;

@@ -9,8 +9,8 @@ import { isGroupIdShape } from '../groups/group-commands';
 import type { GroupRepository } from '../groups/group-repository';
 import type { ScopeName } from '../scopes';
 import { MONETARY_METRICS, type ReportDef } from './catalog';
-import { type CubeQuery, type MetricSource, type ResultTable, runCubeQuery } from './engine';
-import { type FactRepository, newReadStats, type ReadStats } from './fact-repository';
+import { type CubeQuery, type MetricSource, type ResultTable, readAhead, runCubeQuery } from './engine';
+import type { FactRepository, ReadStats } from './fact-repository';
 import { FAMILIES, type FamilyDef, familyDims, familyMeasures, isExtension } from './families';
 import { CONTINENTS, countriesIn, isCountryCode, SUB_CONTINENTS } from './geo';
 import { ANALYTICS_VALUES } from './ingest/code-tables';
@@ -110,24 +110,30 @@ export async function queryReport(
   const currency = currencyOf(deps, req, metrics);
   currency.catch(() => undefined); // awaited below; an earlier 403 must not leave it unhandled
 
+  // What the facts read depends on: everything but the rates themselves (only whether money is converted).
+  const pendingRate = convertsCurrency(req, metrics) ? { rate: RATES_PENDING } : {};
+  const groupId = req.filters.find((f) => f.name === 'group')?.values[0];
+
   if (req.ids.type === 'contentOwner') {
     const owner = req.ids.id;
+    // The facts are read while the directory answers, planned as if no linked channel's link date fell inside the
+    // range (the usual case); a query that turns out otherwise plans other reads and makes them (readAhead).
+    const answer =
+      groupId === undefined
+        ? readAhead(deps.facts, { ...cubeQuery(req, sources, owner, filters), ...pendingRate }, stats)
+        : undefined;
     const [profile, links] = await Promise.all([profileRead, deps.directory.linkedChannels(owner)]);
     if (!profile.contentOwners.includes(owner)) throw permissionDenied('forbidden', 'Forbidden');
-    const groupId = req.filters.find((f) => f.name === 'group')?.values[0];
     const group =
       groupId === undefined ? undefined : await groupFilter(deps, report, { type: 'contentOwner', id: owner }, groupId);
-    return runCubeQuery(
-      deps.facts,
-      {
-        ...cubeQuery(req, sources, owner, withGroup(filters, group)),
-        ...(req.includeHistoricalChannelData
-          ? {}
-          : { channelSince: new Map(links.map((l) => [l.channelId, l.linkedSince])) }),
-        ...(await currency),
-      },
-      stats,
-    );
+    const q: CubeQuery = {
+      ...cubeQuery(req, sources, owner, withGroup(filters, group)),
+      ...(req.includeHistoricalChannelData
+        ? {}
+        : { channelSince: new Map(links.map((l) => [l.channelId, l.linkedSince])) }),
+      ...(await currency),
+    };
+    return answer ? answer(q) : runCubeQuery(deps.facts, q, stats);
   }
 
   const explicit = req.ids.id === 'MINE' ? undefined : req.ids.id;
@@ -137,33 +143,28 @@ export async function queryReport(
     if (!channel || !profile.channels.includes(channel)) throw permissionDenied('forbidden', 'Forbidden');
     return channel;
   };
-  const run = async (channel: string, into: ReadStats, group?: Filters) =>
-    runCubeQuery(
-      deps.facts,
-      { ...cubeQuery(req, sources, channel, withGroup(filters, group)), ...(await currency) },
-      into,
-    );
-  const groupId = req.filters.find((f) => f.name === 'group')?.values[0];
   if (groupId !== undefined) {
     // Ownership first: what a group holds must not show through errors about another owner's group.
     const channel = await owned(explicit ?? mineOf(await profileRead));
-    return run(channel, stats, await groupFilter(deps, report, { type: 'channel', id: channel }, groupId));
+    const group = await groupFilter(deps, report, { type: 'channel', id: channel }, groupId);
+    return runCubeQuery(
+      deps.facts,
+      { ...cubeQuery(req, sources, channel, withGroup(filters, group)), ...(await currency) },
+      stats,
+    );
   }
   // The facts are read while the directory answers: for an explicit channel, that one; for channel==MINE, the
   // channel it meant for this caller last time (kept per container). Nothing is returned unless the directory then
-  // says the caller owns that channel; a guess that no longer holds is dropped and the right channel read.
+  // says the caller owns that channel; a guess that no longer holds reads the right channel (readAhead).
   const guess = explicit ?? lastMine.get(caller.sub);
-  const own = newReadStats();
-  const early = guess === undefined ? undefined : settle(run(guess, own));
+  const answer =
+    guess === undefined
+      ? undefined
+      : readAhead(deps.facts, { ...cubeQuery(req, sources, guess, filters), ...pendingRate }, stats);
   const channel = await owned(explicit ?? mineOf(await profileRead));
   if (!explicit) rememberMine(caller.sub, channel);
-  if (early && guess === channel) {
-    const result = await early;
-    if ('error' in result) throw result.error;
-    addStats(stats, own);
-    return result.table;
-  }
-  return run(channel, stats);
+  const q: CubeQuery = { ...cubeQuery(req, sources, channel, filters), ...(await currency) };
+  return answer ? answer(q) : runCubeQuery(deps.facts, q, stats);
 }
 
 /** channel==MINE per caller, as last resolved in this container (a hint only: the directory always decides). */
@@ -175,18 +176,8 @@ function rememberMine(sub: string, channel: string): void {
   lastMine.set(sub, channel);
 }
 
-/** A promise that never rejects: its value or its error, for work whose result may be dropped. */
-const settle = <T>(p: Promise<T>): Promise<{ table: T } | { error: unknown }> =>
-  p.then(
-    (table) => ({ table }),
-    (error: unknown) => ({ error }),
-  );
-
-function addStats(into: ReadStats, from: ReadStats): void {
-  into.items += from.items;
-  into.bytes += from.bytes;
-  into.queries += from.queries;
-}
+/** Stands for the day-by-day rates while they are read: planning needs only to know that money is converted. */
+const RATES_PENDING = (): number => Number.NaN;
 
 function cubeQuery(req: ReportRequest, sources: readonly MetricSource[], owner: string, filters: Filters): CubeQuery {
   return {
@@ -204,6 +195,12 @@ function cubeQuery(req: ReportRequest, sources: readonly MetricSource[], owner: 
   };
 }
 
+/** Whether money metrics are converted: a currency other than USD (the stored unit) and a money metric asked for. */
+function convertsCurrency(req: ReportRequest, metrics: readonly MetricName[]): boolean {
+  const money = metrics.some((m) => METRICS[m].uses.some((u) => MONEY_MEASURES.has(u)));
+  return req.currency !== undefined && req.currency !== 'USD' && money;
+}
+
 /** `currency=`: the day-by-day rates when a money metric is asked for; ignored otherwise. USD is the stored unit. */
 async function currencyOf(
   deps: ReportDeps,
@@ -211,8 +208,7 @@ async function currencyOf(
   metrics: readonly MetricName[],
 ): Promise<Pick<CubeQuery, 'rate'>> {
   const code = req.currency;
-  const money = metrics.some((m) => METRICS[m].uses.some((u) => MONEY_MEASURES.has(u)));
-  if (code === undefined || !money || code === 'USD') return {};
+  if (code === undefined || !convertsCurrency(req, metrics)) return {};
   const rate = await deps.rates.rates(code, req.startDate, req.endDate);
   if (!rate) throw invalidValue('currency', code, 'No exchange rates are loaded for this currency.');
   return { rate };
