@@ -169,12 +169,25 @@ function encodeDim(rows: readonly CubeRow[], c: number): Uint8Array {
 function decodeDim(bytes: Uint8Array, n: number): KeyColumn {
   const { payload } = open(bytes);
   const r = new ByteReader(payload);
-  const values: string[] = new Array(r.varint());
+  const count = r.varint();
+  const values: string[] = new Array(count);
   const text = Buffer.from(payload.buffer, payload.byteOffset, payload.length);
-  for (let i = 0; i < values.length; i++) {
+  const starts = new Uint32Array(count);
+  const ends = new Uint32Array(count);
+  const begin = r.at;
+  for (let i = 0; i < count; i++) {
     const length = r.varint();
-    values[i] = text.toString('utf8', r.at, r.at + length);
+    starts[i] = r.at;
     r.at += length;
+    ends[i] = r.at;
+  }
+  // Ids are ASCII: then the dictionary becomes text once and is cut, rather than decoded value by value.
+  let ascii = true;
+  for (let i = begin; i < r.at && ascii; i++) ascii = (payload[i] as number) < 0x80;
+  const whole = ascii ? text.toString('latin1', begin, r.at) : '';
+  for (let i = 0; i < count; i++) {
+    const [from, to] = [starts[i] as number, ends[i] as number];
+    values[i] = ascii ? whole.substring(from - begin, to - begin) : text.toString('utf8', from, to);
   }
   const codes = new Uint32Array(n);
   for (let i = 0; i < n; i++) codes[i] = r.varint();

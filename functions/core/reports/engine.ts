@@ -520,13 +520,19 @@ function tabulate(q: CubeQuery, groups: Map<string, Group>): ResultTable {
   // With no dimensions there is always exactly one row: zeros when nothing matched.
   if (q.dimensions.length === 0 && groups.size === 0)
     groups.set('', { key: [], sums: new Float64Array(MEASURES.length) });
-  const computed = [...groups.values()].map(({ key, sums }) => {
-    const s = (m: (typeof MEASURES)[number]) => {
-      const v = sums[MEASURE_INDEX[m]] as number;
-      return Number.isNaN(v) ? null : v;
-    };
-    return [...key, ...q.metrics.map((m) => METRICS[m].compute(s))] as (string | Value)[];
-  });
+  // One reader of the current group's sums for every metric of every row (no function made per row).
+  let sums: Float64Array = new Float64Array(0);
+  const s = (m: (typeof MEASURES)[number]): Value => {
+    const v = sums[MEASURE_INDEX[m]] as number;
+    return Number.isNaN(v) ? null : v;
+  };
+  const computed: (string | Value)[][] = [];
+  for (const group of groups.values()) {
+    sums = group.sums;
+    const row: (string | Value)[] = [...group.key];
+    for (const m of q.metrics) row.push(METRICS[m].compute(s));
+    computed.push(row);
+  }
   // Shares of the whole answer (viewerPercentage): each row's part of the total, in percent.
   q.metrics.forEach((m, j) => {
     if (!('normalized' in METRICS[m])) return;
