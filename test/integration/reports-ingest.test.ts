@@ -460,6 +460,76 @@ describe('restatement: a corrected file replaces its day', () => {
   });
 });
 
+describe('blocks of months', () => {
+  /** Views per video over some days, from the CSV. */
+  const viewsPerVideo = (days: readonly DayExport[]) => {
+    const out = new Map<string, number>();
+    for (const day of days) {
+      const [v, n] = [day.header.indexOf('video_id'), day.header.indexOf('views')];
+      for (const r of day.rows) if (r[v]) out.set(r[v] as string, (out.get(r[v] as string) ?? 0) + Number(r[n] || 0));
+    }
+    return out;
+  };
+  const topVideos = async (channel: string, sub: string) => {
+    const stats = newReadStats();
+    const req = parseReportRequest({
+      ids: `channel==${channel}`,
+      startDate: '2026-01-01',
+      endDate: '2026-04-30',
+      metrics: 'views',
+      dimensions: 'video',
+      sort: '-views',
+      maxResults: '200',
+    });
+    const table = await queryReport(deps, { sub, scopes: new Set(['video-analytics.readonly']) }, req, stats);
+    return { views: new Map((table.rows ?? []).map((r) => [String(r[0]), r[1]])), stats };
+  };
+
+  it('a block rewritten smaller leaves none of its earlier chunks behind (replace)', async () => {
+    const address = { family: 'CB', channel: `UCblock${tag()}`, variant: 'v', period: 'B2#2026-01' };
+    const measures = [...Array(20).keys()];
+    // Random floats do not compress: a thousand-odd bytes a row, several chunks.
+    const big = {
+      grain: ['video'],
+      rows: Array.from({ length: 3000 }, (_, i) => ({
+        key: [`vid${i}`],
+        sums: measures.map(() => Math.random()),
+      })),
+      measures,
+    };
+    await facts.replace([{ ...address, cube: big }]);
+    const stored = await facts.read(address, address.period, address.period, newReadStats());
+    expect(stored[0]?.cube.size).toBe(3000);
+    const stats = newReadStats();
+    await facts.read(address, address.period, address.period, stats);
+    expect(stats.items).toBeGreaterThan(1);
+    const small = { grain: ['video'], rows: [{ key: ['only'], sums: measures.map(() => 1) }], measures };
+    await facts.replace([{ ...address, cube: small }]);
+    const after = newReadStats();
+    const back = await facts.read(address, address.period, address.period, after);
+    expect(after.items).toBe(1);
+    expect(back[0]?.cube.size).toBe(1);
+  });
+
+  it('top videos over four whole months read one block, and the block follows a corrected day', async () => {
+    const { channel, sub } = await freshChannel();
+    const days = exportsFor(channel, { start: '2026-01-01', days: 120 });
+    expect(days[days.length - 1]?.date).toBe('20260430');
+    await ingestOk(days.map((d) => fileOf(channel, d)));
+    const first = await topVideos(channel, sub);
+    expect(first.stats.items).toBe(1); // B4#2026-01
+    expect(first.views).toEqual(viewsPerVideo(days));
+
+    // A corrected February day, loaded alone: its month and every block holding it are rewritten.
+    const february = days.find((d) => d.date === '20260210') as DayExport;
+    const corrected = mapColumn(february, 'views', (v, n) => v * 3 + n);
+    await ingestOk([fileOf(channel, corrected)]);
+    const after = await topVideos(channel, sub);
+    expect(after.views).toEqual(viewsPerVideo(days.map((d) => (d === february ? corrected : d))));
+    expect(after.views).not.toEqual(first.views);
+  });
+});
+
 describe('rejections', () => {
   it('a malformed file in a batch is rejected with file/line/column and nothing of it is stored; the others load', async () => {
     const { channel, sub } = await freshChannel();

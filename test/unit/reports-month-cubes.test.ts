@@ -4,7 +4,18 @@
  * and the result must not depend on which days were loaded now and which came back from storage.
  */
 import { describe, expect, it } from 'vitest';
-import { type Cube, type FactRow, fullDayOf, partition, rollup, variantsOf } from '../../functions/core/reports/cube';
+import {
+  BLOCK_MONTHS,
+  blockCover,
+  blockMonths,
+  blocksHolding,
+  type Cube,
+  type FactRow,
+  fullDayOf,
+  partition,
+  rollup,
+  variantsOf,
+} from '../../functions/core/reports/cube';
 import {
   CHANNEL_BASIC,
   FAMILY_BY_CODE,
@@ -12,6 +23,7 @@ import {
   familyDims,
   familyMeasures,
 } from '../../functions/core/reports/families';
+import { blockCubes } from '../../functions/core/reports/ingest/block-cubes';
 import { monthCubes } from '../../functions/core/reports/ingest/month-cubes';
 import { emptySums, MEASURE_INDEX, MEASURES, type Value } from '../../functions/core/reports/metrics';
 
@@ -139,5 +151,70 @@ describe('monthCubes', () => {
     const plain = (list: ReturnType<typeof months>) =>
       list.map((c) => ({ ...c, cube: c.cube.rows.map((r) => [r.key, Array.from(r.sums as ArrayLike<Value>)]) }));
     expect(plain(months(['2026-03-01']))).toEqual(plain(months([...facts.keys()])));
+  });
+});
+
+describe('blocks of months', () => {
+  const only = [...familyMeasures(CHANNEL_BASIC)].map((m) => MEASURE_INDEX[m]).sort((a, b) => a - b);
+  const grain = ['video'];
+  /** A month cube per month: video rows with integer views (sums are exact whatever their order). */
+  const monthsOf = (list: readonly string[], seed: number) => {
+    const next = random(seed);
+    return new Map(
+      list.map((month) => {
+        const facts: FactRow[] = (VALUES.video as string[]).map((video) => {
+          const sums = emptySums();
+          sums[MEASURE_INDEX.views] = Math.floor(next() * 1000);
+          sums[MEASURE_INDEX.watchMinutes] = Math.round(next() * 1e5) / 100;
+          return { day: `${month}-01`, dims: { video }, sums };
+        });
+        return [month, rollup(facts, grain, only)];
+      }),
+    );
+  };
+  const viewsBy = (cube: Cube | undefined) =>
+    Object.fromEntries((cube?.rows ?? []).map((r) => [r.key[0], r.sums[MEASURE_INDEX.views]]));
+
+  it('blockCover: the longest aligned block at each month, single months where none fits', () => {
+    expect(
+      blockCover([
+        '2025-11',
+        '2025-12',
+        ...Array.from({ length: 10 }, (_, i) => `2026-${String(i + 1).padStart(2, '0')}`),
+      ]),
+    ).toEqual(['B2#2025-11', 'B8#2026-01', 'B2#2026-09']);
+    expect(blockCover(['2026-03'])).toEqual(['M#2026-03']);
+    expect(blockCover(['2026-02', '2026-03'])).toEqual(['M#2026-02', 'M#2026-03']);
+    expect(blockCover([])).toEqual([]);
+  });
+
+  it('blocksHolding: one block of each length holds a month, and each holds it', () => {
+    const held = blocksHolding(['2026-03']);
+    expect(held).toHaveLength(BLOCK_MONTHS.length);
+    for (const period of held) expect(blockMonths(period)).toContain('2026-03');
+    expect(blockMonths('B4#2026-01')).toEqual(['2026-01', '2026-02', '2026-03', '2026-04']);
+  });
+
+  it('a block is the sum of its months; months not stored add nothing; no stored month, no block', () => {
+    const months = monthsOf(['2026-01', '2026-02', '2026-03', '2026-05'], 7);
+    const [b4, b2, empty] = blockCubes(grain, months, ['B4#2026-01', 'B2#2026-05', 'B2#2026-07'], only).map((c) => c);
+    expect(b4?.period).toBe('B4#2026-01');
+    const expected: Record<string, number> = {};
+    for (const m of ['2026-01', '2026-02', '2026-03'])
+      for (const [video, views] of Object.entries(viewsBy(months.get(m))))
+        expected[video] = (expected[video] ?? 0) + (views as number);
+    expect(viewsBy(b4?.cube)).toEqual(expected);
+    expect(viewsBy(b2?.cube)).toEqual(viewsBy(months.get('2026-05')));
+    expect(empty).toBeUndefined();
+  });
+
+  it('a block is the same floats however it is asked for (alone or with the blocks inside it)', () => {
+    const list = blockMonths('B16#2025-05');
+    const months = monthsOf(list, 11);
+    const alone = blockCubes(grain, months, ['B16#2025-05'], only)[0]?.cube;
+    const all = blockCubes(grain, months, [...blocksHolding(list)].reverse(), only);
+    expect(all.map((c) => c.period)).toContain('B16#2025-05');
+    expect(all.find((c) => c.period === 'B16#2025-05')?.cube.rows).toEqual(alone?.rows);
+    expect(alone?.rows.length).toBe(VALUES.video?.length);
   });
 });

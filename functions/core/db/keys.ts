@@ -16,7 +16,8 @@
  * | G2 | An acting owner's groups, in id order (ids sort by time)| Query pk, begins_with(sk, GROUP#), paged    | same                                                                  |
  * | G3 | The items of one group                                  | Query pk, begins_with(sk, ITEM#<groupId>#)  | pk OWNER#<actor>, sk ITEM#<groupId>#<KIND>#<resourceId>               |
  * | F1 | One fact cube variant of a channel over a range of days | Query pk, sk BETWEEN (contiguous range)     | pk FACT#<family>#<channel>#<variant>[#<partition>],                   |
- * |    | or months (reports.query)                               |                                             |    sk D#<yyyy-mm-dd> / M#<yyyy-mm> [#<chunk> for oversized cubes]     |
+ * |    | or months (reports.query)                               |                                             |    sk D#<yyyy-mm-dd> / M#<yyyy-mm> / B<n>#<yyyy-mm> (a block of n     |
+ * |    |                                                         |                                             |    months) [#<chunk> for oversized cubes]                             |
  * | F2 | What a loaded month holds (days, partitions) for ingest | GetItem                                     | pk FACT#<family>#<channel>#MANIFEST, sk M#<yyyy-mm>                   |
  * | X1 | Exchange rates of a currency over a range of days, and  | Query pk, sk BETWEEN; Query sk <= first day | pk FX#<currency>, sk D#<yyyy-mm-dd>; attribute `rate` (units per USD) |
  * |    | the latest rate before the range (currency=)            |    (descending, Limit 1)                    |                                                                       |

@@ -43,7 +43,58 @@ export interface CubeVariant {
   readonly grain: readonly GrainDim[];
   /** One item per partition value (per period). */
   readonly partitionBy?: PartitionKind;
-  readonly periods: readonly ('day' | 'month')[];
+  /**
+   * `block`: also stored per block of months (BLOCK_MONTHS), so long ranges read a few items, not one a month. Only
+   * the by-video cubes: each block is a Query of its own, and the small cubes are cheaper read as one range of months.
+   */
+  readonly periods: readonly ('day' | 'month' | 'block')[];
+}
+
+/**
+ * Lengths of the month blocks, longest first. A block of n months starts at a month whose index (year × 12 +
+ * month − 1) is a multiple of n, so any range of whole months is covered by at most two blocks of each length plus
+ * a few single months (blockCover).
+ */
+export const BLOCK_MONTHS = [16, 8, 4, 2] as const;
+
+const monthIndex = (month: string) => Number(month.slice(0, 4)) * 12 + Number(month.slice(5, 7)) - 1;
+const monthAt = (index: number) =>
+  `${String(Math.floor(index / 12)).padStart(4, '0')}-${String((index % 12) + 1).padStart(2, '0')}`;
+
+/** A block's period key: `B<months>#<first month>`. */
+export const blockPeriod = (months: number, first: string) => `B${months}#${first}`;
+
+/** The months of a block period, in order. */
+export function blockMonths(period: string): string[] {
+  const [head, first] = period.split('#') as [string, string];
+  const start = monthIndex(first);
+  return Array.from({ length: Number(head.slice(1)) }, (_, i) => monthAt(start + i));
+}
+
+/**
+ * Consecutive months (in order) as the fewest pieces, left to right: at each month the longest block that starts
+ * there and fits, else the month itself. Each piece is a period: `B<n>#<month>` or `M#<month>`.
+ */
+export function blockCover(months: readonly string[]): string[] {
+  const out: string[] = [];
+  if (months.length === 0) return out;
+  const last = monthIndex(months[months.length - 1] as string);
+  for (let i = monthIndex(months[0] as string); i <= last; ) {
+    const n = BLOCK_MONTHS.find((len) => i % len === 0 && i + len - 1 <= last);
+    out.push(n ? blockPeriod(n, monthAt(i)) : `M#${monthAt(i)}`);
+    i += n ?? 1;
+  }
+  return out;
+}
+
+/** Every block (of every length) holding one of `months`. */
+export function blocksHolding(months: Iterable<string>): string[] {
+  const out = new Set<string>();
+  for (const month of months) {
+    const i = monthIndex(month);
+    for (const n of BLOCK_MONTHS) out.add(blockPeriod(n, monthAt(i - (i % n))));
+  }
+  return [...out].sort();
 }
 
 /** Videos are spread over this many buckets, so per-video data costs a few items a month, not one per video. */
@@ -74,7 +125,7 @@ export const VARIANTS: readonly CubeVariant[] = [
   { name: 'd', grain: ['day'], periods: ['month'] },
   { name: 'g', grain: [...GEO], periods: ['day', 'month'] },
   { name: 'gd', grain: ['day', ...GEO], periods: ['month'] },
-  { name: 'v', grain: ['video'], periods: ['day', 'month'] },
+  { name: 'v', grain: ['video'], periods: ['day', 'month', 'block'] },
   // Top videos of a region: per video, summed over the region's countries.
   { name: 'vk', grain: ['video'], partitionBy: 'continent', periods: ['month'] },
   { name: 'vs', grain: ['video'], partitionBy: 'subContinent', periods: ['month'] },
@@ -118,7 +169,7 @@ export function variantsOf(family: FamilyDef): readonly CubeVariant[] {
     { name: 'd', grain: [...pre, 'day'], periods: ['month'] },
     { name: 'g', grain: [...pre, ...slices], periods: ['day', 'month'] },
     { name: 'gd', grain: [...pre, 'day', ...slices], periods: ['month'] },
-    { name: 'v', grain: [...pre, 'video'], periods: ['day', 'month'] },
+    { name: 'v', grain: [...pre, 'video'], periods: ['day', 'month', 'block'] },
     { name: 'vg', grain: [...pre, 'video', ...slices], periods: ['month'] },
     ...(DAILY_BY_VIDEO.has(family.code)
       ? [

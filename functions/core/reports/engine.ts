@@ -4,7 +4,16 @@
  * channel-level report reads one item per month and one per edge day whatever the number of videos.
  */
 import { isDeepStrictEqual } from 'node:util';
-import { type CubeVariant, cardinality, type GrainDim, VIDEO_BUCKETS, variantsOf, videoBucket } from './cube';
+import {
+  blockCover,
+  blockMonths,
+  type CubeVariant,
+  cardinality,
+  type GrainDim,
+  VIDEO_BUCKETS,
+  variantsOf,
+  videoBucket,
+} from './cube';
 import type { CubeColumns, KeyColumn } from './cube-codec';
 import { addStats, type FactRepository, newReadStats, type PeriodCube, type ReadStats } from './fact-repository';
 import type { FamilyDef } from './families';
@@ -277,14 +286,34 @@ function planSource(q: CubeQuery): SourcePlan {
     edges.push([`${months[0]}-01`, lastDayOf(months[months.length - 1] as string)]);
   }
   if (monthly) {
-    for (const partition of monthly.partitions) {
-      planned.push({
-        variant: monthly.variant,
-        ...(partition === undefined ? {} : { partition }),
-        from: `M#${months[0]}`,
-        to: `M#${months[months.length - 1]}`,
-        whole: true,
-      });
+    // Variants kept per block of months read the blocks a range covers, each a Query, and the months between
+    // (unless the answer is by month: a block does not know its months apart).
+    const pieces =
+      monthly.variant.periods.includes('block') && !q.dimensions.includes('month') ? blockCover(months) : [];
+    if (pieces.some((p) => p.startsWith('B'))) {
+      for (const partition of monthly.partitions) {
+        for (const piece of pieces) {
+          const last = planned[planned.length - 1];
+          if (piece.startsWith('M#') && last?.to.startsWith('M#') && last.partition === partition) last.to = piece;
+          else
+            planned.push({
+              variant: monthly.variant,
+              ...(partition === undefined ? {} : { partition }),
+              from: piece,
+              to: piece,
+            });
+        }
+      }
+    } else {
+      for (const partition of monthly.partitions) {
+        planned.push({
+          variant: monthly.variant,
+          ...(partition === undefined ? {} : { partition }),
+          from: `M#${months[0]}`,
+          to: `M#${months[months.length - 1]}`,
+          whole: true,
+        });
+      }
     }
   }
   // A long edge (part of a month) reads that month's item with days in its rows, keeping only the edge's days; when
@@ -336,22 +365,25 @@ function fetchPlan(repo: FactRepository, plan: QueryPlan, stats: ReadStats): Pro
   return Promise.all(
     plan.map(({ family, owner, queries, columns }) =>
       inParallel(
-        queries.map((p) => async () => ({
-          ...(p.variant.partitionBy && p.variant.partitionBy !== 'videoBucket' ? { regional: true } : {}),
-          ...(p.days ? { days: p.days } : {}),
-          cubes: await repo.read(
-            {
-              family,
-              channel: owner,
-              variant: p.variant.name,
-              ...(p.partition === undefined ? {} : { partition: p.partition }),
-            },
-            p.from,
-            p.to,
-            stats,
-            columns,
-          ),
-        })),
+        queries.map((p) => async () => {
+          const address = {
+            family,
+            channel: owner,
+            variant: p.variant.name,
+            ...(p.partition === undefined ? {} : { partition: p.partition }),
+          };
+          let cubes = await repo.read(address, p.from, p.to, stats, columns);
+          // No block where its months may hold data: facts stored before blocks existed. Read the months.
+          if (cubes.length === 0 && p.from.startsWith('B')) {
+            const months = blockMonths(p.from);
+            cubes = await repo.read(address, `M#${months[0]}`, `M#${months[months.length - 1]}`, stats, columns);
+          }
+          return {
+            ...(p.variant.partitionBy && p.variant.partitionBy !== 'videoBucket' ? { regional: true } : {}),
+            ...(p.days ? { days: p.days } : {}),
+            cubes,
+          };
+        }),
       ),
     ),
   );

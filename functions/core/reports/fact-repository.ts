@@ -83,6 +83,41 @@ const basePeriod = (sk: string) => sk.split('#').slice(0, 2).join('#');
 export const dynamoFactRepository = ({ db, tableName }: TableContext) => {
   const batchWrite = (requests: Record<string, unknown>[]) => batchWriteAll(db, tableName, requests);
 
+  /** Stores each cube as one item or several chunks; the number of items each took. */
+  const put = async (cubes: readonly (CubeAddress & { period: string; cube: Cube })[]): Promise<number[]> => {
+    const requests: Record<string, unknown>[] = [];
+    const counts = cubes.map((c) => {
+      const pk = keys.factPartition(c.family, c.channel, c.variant, c.partition);
+      const chunks = encodeChunks(c.cube);
+      chunks.forEach((attributes, i) => {
+        requests.push({
+          PutRequest: { Item: { pk, sk: i === 0 ? c.period : `${c.period}#${i}`, entity: 'FactCube', ...attributes } },
+        });
+      });
+      return chunks.length;
+    });
+    await batchWrite(requests);
+    return counts;
+  };
+
+  /** The keys of every stored chunk of one cube (one page: a cube has a few chunks at most). */
+  const chunkKeys = async (c: CubeAddress & { period: string }): Promise<Record<string, unknown>[]> => {
+    const found = await db.send(
+      new QueryCommand({
+        TableName: tableName,
+        KeyConditionExpression: 'pk = :pk AND sk BETWEEN :from AND :to',
+        ExpressionAttributeValues: {
+          ':pk': keys.factPartition(c.family, c.channel, c.variant, c.partition),
+          ':from': c.period,
+          ':to': `${c.period}#~`,
+        },
+        ProjectionExpression: 'pk, sk',
+        ConsistentRead: true,
+      }),
+    );
+    return found.Items ?? [];
+  };
+
   return {
     /**
      * Cubes of one variant/partition whose period lies in [fromSk, toSk], in period order (chunks merged). With
@@ -131,42 +166,32 @@ export const dynamoFactRepository = ({ db, tableName }: TableContext) => {
     async write(
       cubes: readonly (CubeAddress & { period: string; cube: Cube })[],
     ): Promise<(CubeAddress & { period: string })[]> {
-      const requests: Record<string, unknown>[] = [];
-      const chunked: (CubeAddress & { period: string })[] = [];
-      for (const c of cubes) {
-        const pk = keys.factPartition(c.family, c.channel, c.variant, c.partition);
-        const chunks = encodeChunks(c.cube);
-        if (chunks.length > 1) {
-          const { cube: _cube, ...address } = c;
-          chunked.push(address);
+      const counts = await put(cubes);
+      return cubes.filter((_, i) => (counts[i] as number) > 1).map(({ cube: _cube, ...address }) => address);
+    },
+
+    /**
+     * Writes cubes like `write`, then removes the chunks a cube had beyond those it has now, so a cube that needs
+     * fewer chunks than before never reads stale ones (for cubes without a manifest to track them: the blocks).
+     */
+    async replace(cubes: readonly (CubeAddress & { period: string; cube: Cube })[]): Promise<void> {
+      const counts = await put(cubes);
+      const stale: Record<string, unknown>[] = [];
+      for (const [i, c] of cubes.entries()) {
+        for (const Key of await chunkKeys(c)) {
+          const chunk = String(Key.sk).slice(c.period.length + 1);
+          if (chunk !== '' && Number(chunk) >= (counts[i] as number)) stale.push({ DeleteRequest: { Key } });
         }
-        chunks.forEach((attributes, i) => {
-          requests.push({
-            PutRequest: {
-              Item: { pk, sk: i === 0 ? c.period : `${c.period}#${i}`, entity: 'FactCube', ...attributes },
-            },
-          });
-        });
       }
-      await batchWrite(requests);
-      return chunked;
+      // Chunks past the cube's end, of a period just rewritten; idempotent, so unconditional.
+      await batchWrite(stale);
     },
 
     /** Removes every chunk of the given cubes (a partition a reload no longer has, stale chunks). */
     async remove(cubes: readonly (CubeAddress & { period: string })[]): Promise<void> {
       const requests: Record<string, unknown>[] = [];
       for (const c of cubes) {
-        const pk = keys.factPartition(c.family, c.channel, c.variant, c.partition);
-        const found = await db.send(
-          new QueryCommand({
-            TableName: tableName,
-            KeyConditionExpression: 'pk = :pk AND sk BETWEEN :from AND :to',
-            ExpressionAttributeValues: { ':pk': pk, ':from': c.period, ':to': `${c.period}#~` },
-            ProjectionExpression: 'pk, sk',
-            ConsistentRead: true,
-          }),
-        );
-        for (const Key of found.Items ?? []) requests.push({ DeleteRequest: { Key } });
+        for (const Key of await chunkKeys(c)) requests.push({ DeleteRequest: { Key } });
       }
       // Deleting derived items of a period being rewritten; idempotent, so unconditional.
       await batchWrite(requests);

@@ -6,13 +6,14 @@
  * too; they serve nobody until the directory names an owner.
  */
 import path from 'node:path';
-import { type Cube, type FactRow, fullDayOf, rollup, variantsOf } from '../cube';
+import { blockMonths, blocksHolding, type Cube, type FactRow, fullDayOf, rollup, variantsOf } from '../cube';
 import { asCube } from '../cube-codec';
 import type { FactRepository, MonthManifest } from '../fact-repository';
 import { newReadStats } from '../fact-repository';
 import { type FamilyDef, familyMeasures, familyOfReportType } from '../families';
 import { MEASURE_INDEX } from '../metrics';
 import type { RateRepository } from '../rate-repository';
+import { blockCubes } from './block-cubes';
 import { CsvError, decodeText, parseCsv } from './csv';
 import { monthCubes } from './month-cubes';
 import { isRatesHeader, RATE_COLUMNS, readRatesFile } from './rates-file';
@@ -146,6 +147,8 @@ export async function ingestFiles(
   }
 
   let inFlight: Promise<void> = Promise.resolve();
+  // The months each (family, owner) got: their blocks are rewritten once the months are stored.
+  const touched = new Map<string, { family: FamilyDef; owner: string; months: Set<string> }>();
   for (const month of [...byMonth.keys()].sort()) {
     // (family, owner) → day → facts and the file that supplied them (the later file of a day wins)
     const batch = new Map<
@@ -186,11 +189,30 @@ export async function ingestFiles(
       await inFlight;
       inFlight = prepared();
       summary.days += days.size;
+      const key = `${family.code}|${owner}`;
+      const entry = touched.get(key) ?? { family, owner, months: new Set<string>() };
+      entry.months.add(month);
+      touched.set(key, entry);
     }
   }
   await inFlight;
+  for (const { family, owner, months } of touched.values()) await writeBlocks(repo, family, owner, months);
   summary.seconds = (performance.now() - started) / 1000;
   return summary;
+}
+
+/** Rewrites every block holding one of `months`, for each variant kept per block, from the stored month cubes. */
+async function writeBlocks(repo: FactRepository, def: FamilyDef, channel: string, months: ReadonlySet<string>) {
+  const blocks = blocksHolding(months);
+  const spanned = blocks.flatMap(blockMonths).sort();
+  const only = [...familyMeasures(def)].map((m) => MEASURE_INDEX[m]).sort((a, b) => a - b);
+  for (const v of variantsOf(def)) {
+    if (!v.periods.includes('block')) continue;
+    const address = { family: def.code, channel, variant: v.name };
+    const stored = await repo.read(address, `M#${spanned[0]}`, `M#${spanned[spanned.length - 1]}`, newReadStats());
+    const byMonth = new Map(stored.map(({ period, cube }) => [period.slice(2), { ...asCube(cube), measures: only }]));
+    await repo.replace(blockCubes(v.grain, byMonth, blocks, only).map((c) => ({ ...address, ...c })));
+  }
 }
 
 type Address = Parameters<FactRepository['remove']>[0][number];
