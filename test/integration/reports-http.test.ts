@@ -248,6 +248,28 @@ describe('who may see what', () => {
     expectGoogleError(await reports(await analytics('bob'), unfiltered), 400, 'INVALID_ARGUMENT', 'badRequest');
   });
 
+  it('the grant is read with the links (one request); a grant on the user side only (earlier releases) still counts', async () => {
+    const t = randomBytes(4).toString('hex');
+    const [co, sub] = [`co-${t}`, `manager-${t}`];
+    await loadDirectory(table, {
+      users: [{ sub, contentOwners: [co] }],
+      channels: [],
+      contentOwners: [
+        { id: co, displayName: 'Grants', linkedChannels: [{ channelId: `UClinked-${t}`, linkedSince: '2026-01-01' }] },
+      ],
+      accounts: [],
+      properties: [],
+    });
+    const params = { ids: `contentOwner==${co}`, ...DAVE_RANGE, metrics: 'views', filters: 'claimedStatus==claimed' };
+    expectOk(await reports(await analytics(sub), params));
+    // Another manager's grant sorts before this one's: it must not admit a caller who has none.
+    expectGoogleError(await reports(await analytics(`nobody-${t}`), params), 403, 'PERMISSION_DENIED', 'forbidden');
+    await table.db.send(new DeleteCommand({ TableName: table.tableName, Key: keys.contentOwnerManager(co, sub) }));
+    expectOk(await reports(await analytics(sub), params));
+    await table.db.send(new DeleteCommand({ TableName: table.tableName, Key: keys.userManagesContentOwner(sub, co) }));
+    expectGoogleError(await reports(await analytics(sub), params), 403, 'PERMISSION_DENIED', 'forbidden');
+  });
+
   it('a token with only video-platform → 403 insufficientPermissions', async () => {
     const token = await api.token('dave', ['video-platform']);
     const res = await reports(token, { ids: 'channel==MINE', ...DAVE_RANGE, metrics: 'views' });

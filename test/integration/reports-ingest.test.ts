@@ -485,7 +485,7 @@ describe('blocks of months', () => {
     return { views: new Map((table.rows ?? []).map((r) => [String(r[0]), r[1]])), stats };
   };
 
-  it('a block rewritten smaller leaves none of its earlier chunks behind (replace)', async () => {
+  it('a block in chunks is read whole by key, and rewritten smaller leaves none of its chunks behind', async () => {
     const address = { family: 'CB', channel: `UCblock${tag()}`, variant: 'v', period: 'B2#2026-01' };
     const measures = [...Array(20).keys()];
     // Random floats do not compress: a thousand-odd bytes a row, several chunks.
@@ -503,12 +503,20 @@ describe('blocks of months', () => {
     const stats = newReadStats();
     await facts.read(address, address.period, address.period, stats);
     expect(stats.items).toBeGreaterThan(1);
+    // By key: the first chunk says how many follow; a period not stored is simply absent.
+    const byKey = newReadStats();
+    const keyed = await facts.readPeriods(address, [address.period, 'B2#2099-01'], byKey);
+    expect([...keyed.keys()]).toEqual([address.period]);
+    expect(keyed.get(address.period)?.size).toBe(3000);
+    expect(keyed.get(address.period)?.measures[3]).toEqual(stored[0]?.cube.measures[3]);
+    expect(byKey).toMatchObject({ queries: 2, items: stats.items });
     const small = { grain: ['video'], rows: [{ key: ['only'], sums: measures.map(() => 1) }], measures };
     await facts.replace([{ ...address, cube: small }]);
     const after = newReadStats();
     const back = await facts.read(address, address.period, address.period, after);
     expect(after.items).toBe(1);
     expect(back[0]?.cube.size).toBe(1);
+    expect((await facts.readPeriods(address, [address.period], newReadStats())).get(address.period)?.size).toBe(1);
   });
 
   it('top videos over four whole months read one block, and the block follows a corrected day', async () => {

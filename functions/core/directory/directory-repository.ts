@@ -1,4 +1,4 @@
-/** DynamoDB adapter for the directory (access pattern D1 in core/db/keys.ts). */
+/** DynamoDB adapter for the directory (access patterns D1 and D4 in core/db/keys.ts). */
 import { type DynamoDBDocumentClient, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { keys } from '../db/keys';
 import type { ChannelLink, ChannelLinks, DirectoryRepository, Profile } from './directory';
@@ -36,26 +36,36 @@ export const dynamoDirectoryRepository = ({ db, tableName }: TableContext): Dire
     return { sub, channels, contentOwners, reads } satisfies Profile;
   },
 
-  async linkedChannels(contentOwnerId) {
+  async contentOwnerAccess(contentOwnerId, sub) {
     const links: ChannelLink[] = [];
+    const grant = keys.contentOwnerManager(contentOwnerId, sub);
+    let manages = false;
     let ExclusiveStartKey: Record<string, unknown> | undefined;
     do {
       const out = await db.send(
         new QueryCommand({
           TableName: tableName,
-          KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+          // The links, then the grants (LINK# sorts before MANAGER#) up to this user's; the filter (on non-key
+          // attributes, as DynamoDB requires) keeps the links and this user's grant.
+          KeyConditionExpression: 'pk = :pk AND sk BETWEEN :links AND :grant',
+          FilterExpression: 'entity = :link OR manager = :sub',
           ExpressionAttributeValues: {
-            ':pk': keys.contentOwnerLink(contentOwnerId, '').pk,
-            ':prefix': keys.contentOwnerLinkPrefix,
+            ':pk': grant.pk,
+            ':links': keys.contentOwnerLinkPrefix,
+            ':grant': grant.sk,
+            ':link': 'ChannelLink',
+            ':sub': sub,
           },
+          ConsistentRead: true,
           ExclusiveStartKey,
         }),
       );
       for (const item of out.Items ?? []) {
-        links.push({ channelId: String(item.channelId), linkedSince: String(item.linkedSince) });
+        if (item.sk === grant.sk) manages = true;
+        else links.push({ channelId: String(item.channelId), linkedSince: String(item.linkedSince) });
       }
       ExclusiveStartKey = out.LastEvaluatedKey;
     } while (ExclusiveStartKey);
-    return links;
+    return { manages, links };
   },
 });

@@ -22,7 +22,11 @@ export interface DirectoryRepository {
 
 /** Which channels a content owner's reports cover, and since when (content-owner reports only). */
 export interface ChannelLinks {
-  linkedChannels(contentOwnerId: string): Promise<ChannelLink[]>;
+  /**
+   * The links together with whether `sub` manages the content owner, in one read (the content owner's side of the
+   * grant; `manages: false` when the grant was written only on the user's side, by an earlier release).
+   */
+  contentOwnerAccess(contentOwnerId: string, sub: string): Promise<{ manages: boolean; links: ChannelLink[] }>;
 }
 
 /** The kinds of resource a group can hold, as the wire names them. */

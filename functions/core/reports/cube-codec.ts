@@ -3,7 +3,7 @@
  * (a ProjectionExpression) and decodes only those. DynamoDB's read cost follows the item size, but the bytes
  * sent and decoded follow the projection, and most reports use two to four of a family's twenty-odd measures.
  *
- * - `h`: the header, JSON `{ "g": grain, "n": row count }`.
+ * - `h`: the header, JSON `{ "g": grain, "n": row count }`, plus `"c": chunks` in the first of a cube's chunks.
  * - `k_<dimension>`: one grain column: a dictionary of its distinct values and one index per row (varints).
  * - `m_<measure>`: one measure column, by name (a cube written before a measure existed decodes it as null):
  *   a constant, varint integers (most measures are counts), decimals (watch minutes, revenue: varint multiples of
@@ -322,6 +322,19 @@ export function encodeCube(cube: Cube): CubeAttributes {
     if (bytes) attributes[measureAttribute(MEASURES[j] as string)] = bytes;
   }
   return attributes;
+}
+
+/** The first chunk of a cube stored in several: its header also says how many chunks there are (`c`). */
+export function withChunkCount(attributes: CubeAttributes, chunks: number): CubeAttributes {
+  const head = JSON.parse(String(attributes[HEADER])) as Record<string, unknown>;
+  return { ...attributes, [HEADER]: JSON.stringify({ ...head, c: chunks }) };
+}
+
+/** How many chunks the cube of this (first) item has: 1 unless its header says more. */
+export function chunkCount(attributes: Readonly<CubeAttributes>): number {
+  const header = attributes[HEADER];
+  if (typeof header !== 'string' || !header.includes('"c"')) return 1;
+  return Number((JSON.parse(header) as { c?: number }).c ?? 1);
 }
 
 /** Bytes an item of these attributes takes (names and values), as DynamoDB counts them. */

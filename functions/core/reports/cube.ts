@@ -43,10 +43,7 @@ export interface CubeVariant {
   readonly grain: readonly GrainDim[];
   /** One item per partition value (per period). */
   readonly partitionBy?: PartitionKind;
-  /**
-   * `block`: also stored per block of months (BLOCK_MONTHS), so long ranges read a few items, not one a month. Only
-   * the by-video cubes: each block is a Query of its own, and the small cubes are cheaper read as one range of months.
-   */
+  /** `block`: also stored per block of months (BLOCK_MONTHS), so long ranges read a few items, not one a month. */
   readonly periods: readonly ('day' | 'month' | 'block')[];
 }
 
@@ -123,7 +120,7 @@ const GEO = ['country', 'subscribedStatus', 'liveOrOnDemand', 'creatorContentTyp
 export const VARIANTS: readonly CubeVariant[] = [
   { name: 't', grain: [], periods: ['day'] },
   { name: 'd', grain: ['day'], periods: ['month'] },
-  { name: 'g', grain: [...GEO], periods: ['day', 'month'] },
+  { name: 'g', grain: [...GEO], periods: ['day', 'month', 'block'] },
   { name: 'gd', grain: ['day', ...GEO], periods: ['month'] },
   { name: 'v', grain: ['video'], periods: ['day', 'month', 'block'] },
   // Top videos of a region: per video, summed over the region's countries.
@@ -167,7 +164,7 @@ export function variantsOf(family: FamilyDef): readonly CubeVariant[] {
   const variants: CubeVariant[] = [
     { name: 't', grain: pre, periods: ['day'] },
     { name: 'd', grain: [...pre, 'day'], periods: ['month'] },
-    { name: 'g', grain: [...pre, ...slices], periods: ['day', 'month'] },
+    { name: 'g', grain: [...pre, ...slices], periods: ['day', 'month', 'block'] },
     { name: 'gd', grain: [...pre, 'day', ...slices], periods: ['month'] },
     { name: 'v', grain: [...pre, 'video'], periods: ['day', 'month', 'block'] },
     { name: 'vg', grain: [...pre, 'video', ...slices], periods: ['month'] },

@@ -14,8 +14,15 @@ import {
   variantsOf,
   videoBucket,
 } from './cube';
-import type { CubeColumns, KeyColumn } from './cube-codec';
-import { addStats, type FactRepository, newReadStats, type PeriodCube, type ReadStats } from './fact-repository';
+import type { CubeColumns, KeyColumn, StoredCube } from './cube-codec';
+import {
+  addStats,
+  type CubeAddress,
+  type FactRepository,
+  newReadStats,
+  type PeriodCube,
+  type ReadStats,
+} from './fact-repository';
 import type { FamilyDef } from './families';
 import {
   MEASURE_INDEX,
@@ -363,20 +370,36 @@ function planSource(q: CubeQuery): SourcePlan {
 /** Each source's reads, in the plan's order. */
 function fetchPlan(repo: FactRepository, plan: QueryPlan, stats: ReadStats): Promise<Read[][]> {
   return Promise.all(
-    plan.map(({ family, owner, queries, columns }) =>
-      inParallel(
+    plan.map(({ family, owner, queries, columns }) => {
+      const addressOf = (p: Planned): CubeAddress => ({
+        family,
+        channel: owner,
+        variant: p.variant.name,
+        ...(p.partition === undefined ? {} : { partition: p.partition }),
+      });
+      // Blocks are single periods apart from each other: those of one variant and partition in one request, by key.
+      const byKey = new Map<string, Promise<Map<string, StoredCube>>>();
+      const blockKey = (p: Planned) => `${p.variant.name}|${p.partition ?? ''}`;
+      for (const p of queries) {
+        if (!p.from.startsWith('B') || byKey.has(blockKey(p))) continue;
+        const periods = queries.filter((o) => o.from.startsWith('B') && blockKey(o) === blockKey(p)).map((o) => o.from);
+        const read = repo.readPeriods(addressOf(p), periods, stats, columns);
+        read.catch(() => undefined); // awaited by each block's task below
+        byKey.set(blockKey(p), read);
+      }
+      return inParallel(
         queries.map((p) => async () => {
-          const address = {
-            family,
-            channel: owner,
-            variant: p.variant.name,
-            ...(p.partition === undefined ? {} : { partition: p.partition }),
-          };
-          let cubes = await repo.read(address, p.from, p.to, stats, columns);
-          // No block where its months may hold data: facts stored before blocks existed. Read the months.
-          if (cubes.length === 0 && p.from.startsWith('B')) {
+          let cubes: PeriodCube[];
+          const blocks = byKey.get(blockKey(p));
+          if (blocks && p.from.startsWith('B')) {
+            const cube = (await blocks).get(p.from);
+            // No block where its months may hold data: facts stored before blocks existed. Read the months.
             const months = blockMonths(p.from);
-            cubes = await repo.read(address, `M#${months[0]}`, `M#${months[months.length - 1]}`, stats, columns);
+            cubes = cube
+              ? [{ period: p.from, cube }]
+              : await repo.read(addressOf(p), `M#${months[0]}`, `M#${months[months.length - 1]}`, stats, columns);
+          } else {
+            cubes = await repo.read(addressOf(p), p.from, p.to, stats, columns);
           }
           return {
             ...(p.variant.partitionBy && p.variant.partitionBy !== 'videoBucket' ? { regional: true } : {}),
@@ -384,8 +407,8 @@ function fetchPlan(repo: FactRepository, plan: QueryPlan, stats: ReadStats): Pro
             cubes,
           };
         }),
-      ),
-    ),
+      );
+    }),
   );
 }
 

@@ -2,20 +2,23 @@
  * DynamoDB adapter for fact cubes (access patterns F1/F2 in core/db/keys.ts). Reads are contiguous Query ranges
  * (never a Scan); writes are idempotent replacements keyed by (family, channel, variant, partition, period).
  */
-import { GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { batchWriteAll } from '../db/batch-write';
 import { keys } from '../db/keys';
+import { backoff, DEFAULT_RETRY } from '../db/retry';
 import type { TableContext } from '../directory/directory-repository';
 import type { Cube } from './cube';
 import {
   attributesSize,
   type CubeAttributes,
   type CubeColumns,
+  chunkCount,
   concatCubes,
   decodeCube,
   encodeCube,
   projectionOf,
   type StoredCube,
+  withChunkCount,
 } from './cube-codec';
 
 /** What a report read cost, for the bench and for logs. */
@@ -68,10 +71,10 @@ function encodeChunks(cube: Cube): CubeAttributes[] {
   ];
 }
 
-/** A ProjectionExpression (with its names) reading the sort key and the given cube columns. */
-function projection(columns: CubeColumns | undefined) {
+/** A ProjectionExpression (with its names) reading the key attributes and the given cube columns. */
+function projection(columns: CubeColumns | undefined, key: readonly string[] = ['sk']) {
   if (!columns) return {};
-  const names = ['sk', ...projectionOf(columns)];
+  const names = [...key, ...projectionOf(columns)];
   return {
     ProjectionExpression: names.map((_, i) => `#p${i}`).join(', '),
     ExpressionAttributeNames: Object.fromEntries(names.map((name, i) => [`#p${i}`, name])),
@@ -89,6 +92,8 @@ export const dynamoFactRepository = ({ db, tableName }: TableContext) => {
     const counts = cubes.map((c) => {
       const pk = keys.factPartition(c.family, c.channel, c.variant, c.partition);
       const chunks = encodeChunks(c.cube);
+      // The first chunk says how many there are, so a read by key (readPeriods) knows what else to fetch.
+      if (chunks.length > 1) chunks[0] = withChunkCount(chunks[0] as CubeAttributes, chunks.length);
       chunks.forEach((attributes, i) => {
         requests.push({
           PutRequest: { Item: { pk, sk: i === 0 ? c.period : `${c.period}#${i}`, entity: 'FactCube', ...attributes } },
@@ -98,6 +103,41 @@ export const dynamoFactRepository = ({ db, tableName }: TableContext) => {
     });
     await batchWrite(requests);
     return counts;
+  };
+
+  /** Items by key, 100 a call, unprocessed keys retried with backoff; in no particular order. */
+  const getMany = async (
+    wanted: readonly { pk: string; sk: string }[],
+    stats: ReadStats,
+    columns?: CubeColumns,
+  ): Promise<Record<string, unknown>[]> => {
+    const found: Record<string, unknown>[] = [];
+    const { ProjectionExpression, ExpressionAttributeNames } = projection(columns, ['pk', 'sk']);
+    for (let at = 0; at < wanted.length; at += 100) {
+      let pending: Record<string, unknown>[] = wanted.slice(at, at + 100);
+      for (let attempt = 0; pending.length > 0; attempt++) {
+        if (attempt > 0) await backoff(Math.min(attempt, 6), DEFAULT_RETRY);
+        const out = await db.send(
+          new BatchGetCommand({
+            RequestItems: {
+              [tableName]: {
+                Keys: pending,
+                ...(ProjectionExpression ? { ProjectionExpression, ExpressionAttributeNames } : {}),
+              },
+            },
+          }),
+        );
+        stats.queries++;
+        for (const item of out.Responses?.[tableName] ?? []) {
+          stats.items++;
+          // Counted as a Query's items are (sort key and columns), the partition key aside.
+          stats.bytes += attributesSize(item as CubeAttributes) - 2 - String(item.pk).length;
+          found.push(item);
+        }
+        pending = (out.UnprocessedKeys?.[tableName]?.Keys as Record<string, unknown>[] | undefined) ?? [];
+      }
+    }
+    return found;
   };
 
   /** The keys of every stored chunk of one cube (one page: a cube has a few chunks at most). */
@@ -155,6 +195,56 @@ export const dynamoFactRepository = ({ db, tableName }: TableContext) => {
         }
         ExclusiveStartKey = page.LastEvaluatedKey;
       } while (ExclusiveStartKey);
+      return out;
+    },
+
+    /**
+     * The cubes of one variant/partition at the given periods, by key in one BatchGetItem (a Query each would cost a
+     * request each): blocks of months, which are not contiguous. Periods not stored are absent from the map.
+     */
+    async readPeriods(
+      address: CubeAddress,
+      periods: readonly string[],
+      stats: ReadStats,
+      columns?: CubeColumns,
+    ): Promise<Map<string, StoredCube>> {
+      const pk = keys.factPartition(address.family, address.channel, address.variant, address.partition);
+      const items = await getMany(
+        periods.map((sk) => ({ pk, sk })),
+        stats,
+        columns,
+      );
+      const out = new Map<string, StoredCube>();
+      const more: { period: string; chunks: number }[] = [];
+      for (const item of items) {
+        const period = String(item.sk);
+        out.set(period, decodeCube(item));
+        const chunks = chunkCount(item as CubeAttributes);
+        if (chunks > 1) more.push({ period, chunks });
+      }
+      if (more.length > 0) {
+        const rest = await getMany(
+          more.flatMap(({ period, chunks }) =>
+            Array.from({ length: chunks - 1 }, (_, i) => ({ pk, sk: `${period}#${i + 1}` })),
+          ),
+          stats,
+          columns,
+        );
+        const bySk = new Map(rest.map((item) => [String(item.sk), item]));
+        for (const { period, chunks } of more) {
+          let cube = out.get(period) as StoredCube;
+          for (let i = 1; i < chunks; i++) {
+            const chunk = bySk.get(`${period}#${i}`);
+            // A chunk gone missing (a rewrite in progress): the period is left out, as if not stored.
+            if (!chunk) {
+              out.delete(period);
+              break;
+            }
+            cube = concatCubes(cube, decodeCube(chunk));
+          }
+          if (out.has(period)) out.set(period, cube);
+        }
+      }
       return out;
     },
 

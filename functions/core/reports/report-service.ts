@@ -105,7 +105,6 @@ export async function queryReport(
     throw permissionDenied('forbidden', `The metric ${monetary} needs the video-analytics-monetary.readonly scope.`);
   }
   const sources = sourcesFor(report, req, metrics);
-  const profileRead = deps.directory.profile(caller.sub);
   const filters = filtersOf(req);
   const currency = currencyOf(deps, req, metrics);
   currency.catch(() => undefined); // awaited below; an earlier 403 must not leave it unhandled
@@ -122,8 +121,12 @@ export async function queryReport(
       groupId === undefined
         ? readAhead(deps.facts, { ...cubeQuery(req, sources, owner, filters), ...pendingRate }, stats)
         : undefined;
-    const [profile, links] = await Promise.all([profileRead, deps.directory.linkedChannels(owner)]);
-    if (!profile.contentOwners.includes(owner)) throw permissionDenied('forbidden', 'Forbidden');
+    // One read answers both whether the caller manages the owner and which channels are linked (D5); a grant an
+    // earlier release wrote on the user's side only is looked up there.
+    const { manages, links } = await deps.directory.contentOwnerAccess(owner, caller.sub);
+    if (!manages && !(await deps.directory.profile(caller.sub)).contentOwners.includes(owner)) {
+      throw permissionDenied('forbidden', 'Forbidden');
+    }
     const group =
       groupId === undefined ? undefined : await groupFilter(deps, report, { type: 'contentOwner', id: owner }, groupId);
     const q: CubeQuery = {
@@ -136,6 +139,7 @@ export async function queryReport(
     return answer ? answer(q) : runCubeQuery(deps.facts, q, stats);
   }
 
+  const profileRead = deps.directory.profile(caller.sub);
   const explicit = req.ids.id === 'MINE' ? undefined : req.ids.id;
   const mineOf = (profile: Profile) => [...profile.channels].sort()[0];
   const owned = async (channel: string | undefined): Promise<string> => {
