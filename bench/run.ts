@@ -1,19 +1,19 @@
 /**
  * `npm run bench`: an in-memory DynamoDB Local with the table and the demo world, the local server on a free
- * loopback port (in a process of its own: server-process.ts), then every benchmark in BENCHES; prints one table per benchmark. Stops DynamoDB Local and the
+ * loopback port, then every benchmark in BENCHES; prints one table per benchmark. Stops DynamoDB Local and the
  * server at the end. Exit code 1 when a result misses its target.
  *
  * Options (environment): BENCH_N (measured requests per operation, default 300), BENCH_WARMUP (default 30).
  */
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { AddressInfo } from 'node:net';
 import { availableParallelism, loadavg } from 'node:os';
-import { createInterface } from 'node:readline';
 import { createDocumentClient } from '../functions/core/db/document-client';
 import type { TableContext } from '../functions/core/directory/directory-repository';
 import { DEFAULT_SCOPE_BASE } from '../functions/core/scopes';
 import { ensureDemoWorld } from '../infra/local/demo-world';
+import { createDevServer } from '../infra/local/dev-server';
 import { ensureTable, startDynamoLocal } from '../infra/local/dynamo-local';
-import { createIssuerKey, type IssuerKey, mintToken } from '../infra/local/local-issuer';
+import { createIssuerKey, DEFAULT_AUDIENCE, mintToken } from '../infra/local/local-issuer';
 import { benchGroups, formatBenchTable } from './groups';
 import { benchReports } from './reports';
 
@@ -73,8 +73,15 @@ async function main(): Promise<number> {
     log('loading the demo world');
     await ensureDemoWorld(table, { facts: false });
     const issuerKey = await createIssuerKey();
-    const server = await startServer(issuerKey);
-    const baseUrl = `http://127.0.0.1:${server.port}`;
+    const server = createDevServer({
+      tableName: TABLE,
+      dynamodbEndpoint: ddb.endpoint,
+      issuerKey,
+      audience: DEFAULT_AUDIENCE,
+      scopeBase: DEFAULT_SCOPE_BASE,
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     const env: BenchEnvironment = {
       baseUrl,
       table,
@@ -89,7 +96,8 @@ async function main(): Promise<number> {
         failed ||= !result.pass;
       }
     } finally {
-      await server.stop();
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
       db.destroy();
     }
   } finally {
@@ -100,26 +108,6 @@ async function main(): Promise<number> {
     `load average (1 min) at start ${loadBefore.toFixed(2)}, at end ${(loadavg()[0] as number).toFixed(2)}, on ${availableParallelism()} cores`,
   );
   return failed ? 1 : 0;
-}
-
-/** server-process.ts as a child process (the environment above tells it the table); resolves with its port. */
-async function startServer(issuerKey: IssuerKey): Promise<{ port: number; stop(): Promise<void> }> {
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'bench/server-process.ts'], {
-    env: { ...process.env, BENCH_ISSUER_KEY: JSON.stringify(issuerKey) },
-    stdio: ['pipe', 'pipe', 'inherit'],
-  });
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  const port = await new Promise<number>((resolve, reject) => {
-    child.once('exit', (code) => reject(new Error(`the bench server exited (${code}) before listening`)));
-    createInterface({ input: child.stdout as NodeJS.ReadableStream }).once('line', (line) => resolve(Number(line)));
-  });
-  return {
-    port,
-    stop: async () => {
-      child.kill('SIGTERM');
-      await exited;
-    },
-  };
 }
 
 main().then(
