@@ -42,6 +42,34 @@ const monthDays = (month: string) => {
 // ---------------------------------------------------------------------------------------------------------------
 
 describe('splitRange', () => {
+  it('agrees with a day-by-day walk over random ranges, leap years and year ends included', () => {
+    let seed = 7;
+    const next = () => {
+      seed = (seed * 1103515245 + 12345) % 2 ** 31;
+      return seed / 2 ** 31;
+    };
+    const base = toMs('1999-11-01');
+    for (let n = 0; n < 400; n++) {
+      const start = fromMs(base + Math.floor(next() * 40_000) * DAY_MS);
+      const end = fromMs(toMs(start) + Math.floor(next() * 500) * DAY_MS);
+      // The reference: whole months are those whose every day is inside; edges are the rest, in runs.
+      const days = eachDay(start, end);
+      const whole = [...new Set(days.map((d) => d.slice(0, 7)))].filter((m) =>
+        monthDays(m).every((d) => d >= start && d <= end),
+      );
+      const loose = days.filter((d) => !whole.includes(d.slice(0, 7)));
+      const runs: [string, string][] = [];
+      for (const d of loose) {
+        const last = runs[runs.length - 1];
+        if (last && toMs(d) - toMs(last[1]) === DAY_MS) last[1] = d;
+        else runs.push([d, d]);
+      }
+      expect(splitRange(start, end), `${start}..${end}`).toEqual({ months: whole, edges: runs });
+    }
+    expect(splitRange('2100-02-01', '2100-02-28').months).toEqual(['2100-02']);
+    expect(splitRange('2000-02-01', '2000-02-28').months).toEqual([]);
+  });
+
   it('whole months only', () => {
     expect(splitRange('2026-03-01', '2026-05-31')).toEqual({ months: ['2026-03', '2026-04', '2026-05'], edges: [] });
   });

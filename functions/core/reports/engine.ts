@@ -90,31 +90,42 @@ export interface ResultTable {
   rows?: (string | Value)[][];
 }
 
+/** Days in a month (YYYY-MM), by the Gregorian rules (plain arithmetic: this runs for every month of a range). */
+function daysIn(month: string): number {
+  const y = Number(month.slice(0, 4));
+  const mo = Number(month.slice(5, 7));
+  if (mo === 2) return (y % 4 === 0 && y % 100 !== 0) || y % 400 === 0 ? 29 : 28;
+  return mo === 4 || mo === 6 || mo === 9 || mo === 11 ? 30 : 31;
+}
+
 /** The last day (YYYY-MM-DD) of a month (YYYY-MM). */
-function lastDayOf(month: string): string {
-  const [y, mo] = month.split('-').map(Number) as [number, number];
-  return new Date(Date.UTC(y, mo, 0)).toISOString().slice(0, 10);
+const lastDayOf = (month: string): string => `${month}-${daysIn(month)}`;
+
+/** The month (YYYY-MM) after a month. */
+function nextMonth(month: string): string {
+  const y = Number(month.slice(0, 4));
+  const mo = Number(month.slice(5, 7));
+  return mo === 12 ? `${String(y + 1).padStart(4, '0')}-01` : `${month.slice(0, 4)}-${String(mo + 1).padStart(2, '0')}`;
+}
+
+/** The month (YYYY-MM) before a month. */
+function previousMonth(month: string): string {
+  const y = Number(month.slice(0, 4));
+  const mo = Number(month.slice(5, 7));
+  return mo === 1 ? `${String(y - 1).padStart(4, '0')}-12` : `${month.slice(0, 4)}-${String(mo - 1).padStart(2, '0')}`;
 }
 
 /** Whole months inside [start, end] and the edge-day ranges around them. */
 export function splitRange(start: string, end: string) {
   const months: string[] = [];
-  const lastDay = lastDayOf;
-  const addMonths = (m: string, n: number) => {
-    const [y, mo] = m.split('-').map(Number) as [number, number];
-    return new Date(Date.UTC(y, mo - 1 + n, 1)).toISOString().slice(0, 7);
-  };
-  const first = start.endsWith('-01') ? start.slice(0, 7) : addMonths(start.slice(0, 7), 1);
-  for (let m = first; lastDay(m) <= end; m = addMonths(m, 1)) months.push(m);
+  const first = start.endsWith('-01') ? start.slice(0, 7) : nextMonth(start.slice(0, 7));
+  for (let m = first; lastDayOf(m) <= end; m = nextMonth(m)) months.push(m);
   const edges: [string, string][] = [];
   if (months.length === 0) edges.push([start, end]);
   else {
-    const firstDay = `${months[0]}-01`;
-    if (start < firstDay)
-      edges.push([start, new Date(Date.parse(`${firstDay}T00:00:00Z`) - 86_400_000).toISOString().slice(0, 10)]);
-    const after = new Date(Date.parse(`${lastDay(months[months.length - 1] as string)}T00:00:00Z`) + 86_400_000)
-      .toISOString()
-      .slice(0, 10);
+    const firstMonth = months[0] as string;
+    if (start < `${firstMonth}-01`) edges.push([start, lastDayOf(previousMonth(firstMonth))]);
+    const after = `${nextMonth(months[months.length - 1] as string)}-01`;
     if (after <= end) edges.push([after, end]);
   }
   return { months, edges };
@@ -413,7 +424,10 @@ function fetchPlan(repo: FactRepository, plan: QueryPlan, stats: ReadStats): Pro
 }
 
 /** One row of the answer: its dimension values and its measure sums (NaN: null, no row had a value). */
-type Group = { key: string[]; sums: Float64Array };
+type Group = { key: string[]; sums: number[] };
+
+/** A group's sums, all null (NaN). A plain array: a typed array per group costs several times more to allocate. */
+const noSums = (): number[] => new Array<number>(MEASURES.length).fill(Number.NaN);
 
 /**
  * Adds the rows of `reads` that pass the filters into `out`, grouped by the query's dimensions. Filters, groups and
@@ -438,7 +452,7 @@ function aggregate(q: CubeQuery, reads: readonly Read[], needed: readonly number
     const id = key.length === 1 ? (key[0] as string) : key.join('\u0000');
     let group = out.get(id);
     if (!group) {
-      group = { key, sums: new Float64Array(MEASURES.length).fill(Number.NaN) };
+      group = { key, sums: noSums() };
       out.set(id, group);
     }
     return group;
@@ -574,9 +588,9 @@ function tabulate(q: CubeQuery, groups: Map<string, Group>): ResultTable {
   ];
   // With no dimensions there is always exactly one row: zeros when nothing matched.
   if (q.dimensions.length === 0 && groups.size === 0)
-    groups.set('', { key: [], sums: new Float64Array(MEASURES.length) });
+    groups.set('', { key: [], sums: new Array<number>(MEASURES.length).fill(0) });
   // One reader of the current group's sums for every metric of every row (no function made per row).
-  let sums: Float64Array = new Float64Array(0);
+  let sums: number[] = [];
   const s = (m: (typeof MEASURES)[number]): Value => {
     const v = sums[MEASURE_INDEX[m]] as number;
     return Number.isNaN(v) ? null : v;
