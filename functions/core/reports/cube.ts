@@ -54,8 +54,9 @@ export interface CubeVariant {
  */
 export const BLOCK_MONTHS = [16, 8, 4, 2] as const;
 
-const monthIndex = (month: string) => Number(month.slice(0, 4)) * 12 + Number(month.slice(5, 7)) - 1;
-const monthAt = (index: number) =>
+/** A month (YYYY-MM) as a number that counts months, and back. */
+export const monthIndex = (month: string) => Number(month.slice(0, 4)) * 12 + Number(month.slice(5, 7)) - 1;
+export const monthAt = (index: number) =>
   `${String(Math.floor(index / 12)).padStart(4, '0')}-${String((index % 12) + 1).padStart(2, '0')}`;
 
 /** A block's period key: `B<months>#<first month>`. */

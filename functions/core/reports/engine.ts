@@ -10,6 +10,8 @@ import {
   type CubeVariant,
   cardinality,
   type GrainDim,
+  monthAt,
+  monthIndex,
   VIDEO_BUCKETS,
   variantsOf,
   videoBucket,
@@ -101,19 +103,8 @@ function daysIn(month: string): number {
 /** The last day (YYYY-MM-DD) of a month (YYYY-MM). */
 const lastDayOf = (month: string): string => `${month}-${daysIn(month)}`;
 
-/** The month (YYYY-MM) after a month. */
-function nextMonth(month: string): string {
-  const y = Number(month.slice(0, 4));
-  const mo = Number(month.slice(5, 7));
-  return mo === 12 ? `${String(y + 1).padStart(4, '0')}-01` : `${month.slice(0, 4)}-${String(mo + 1).padStart(2, '0')}`;
-}
-
-/** The month (YYYY-MM) before a month. */
-function previousMonth(month: string): string {
-  const y = Number(month.slice(0, 4));
-  const mo = Number(month.slice(5, 7));
-  return mo === 1 ? `${String(y - 1).padStart(4, '0')}-12` : `${month.slice(0, 4)}-${String(mo - 1).padStart(2, '0')}`;
-}
+const nextMonth = (month: string) => monthAt(monthIndex(month) + 1);
+const previousMonth = (month: string) => monthAt(monthIndex(month) - 1);
 
 /** Whole months inside [start, end] and the edge-day ranges around them. */
 export function splitRange(start: string, end: string) {
@@ -389,21 +380,25 @@ function fetchPlan(repo: FactRepository, plan: QueryPlan, stats: ReadStats): Pro
         ...(p.partition === undefined ? {} : { partition: p.partition }),
       });
       // Blocks are single periods apart from each other: those of one variant and partition in one request, by key.
-      const byKey = new Map<string, Promise<Map<string, StoredCube>>>();
       const blockKey = (p: Planned) => `${p.variant.name}|${p.partition ?? ''}`;
+      const wanted = new Map<string, { first: Planned; periods: string[] }>();
       for (const p of queries) {
-        if (!p.from.startsWith('B') || byKey.has(blockKey(p))) continue;
-        const periods = queries.filter((o) => o.from.startsWith('B') && blockKey(o) === blockKey(p)).map((o) => o.from);
-        const read = repo.readPeriods(addressOf(p), periods, stats, columns);
+        if (!p.from.startsWith('B')) continue;
+        const entry = wanted.get(blockKey(p)) ?? { first: p, periods: [] };
+        entry.periods.push(p.from);
+        wanted.set(blockKey(p), entry);
+      }
+      const byKey = new Map<string, Promise<Map<string, StoredCube>>>();
+      for (const [key, { first, periods }] of wanted) {
+        const read = repo.readPeriods(addressOf(first), periods, stats, columns);
         read.catch(() => undefined); // awaited by each block's task below
-        byKey.set(blockKey(p), read);
+        byKey.set(key, read);
       }
       return inParallel(
         queries.map((p) => async () => {
           let cubes: PeriodCube[];
-          const blocks = byKey.get(blockKey(p));
-          if (blocks && p.from.startsWith('B')) {
-            const cube = (await blocks).get(p.from);
+          if (p.from.startsWith('B')) {
+            const cube = (await byKey.get(blockKey(p)))?.get(p.from);
             // No block where its months may hold data: facts stored before blocks existed. Read the months.
             const months = blockMonths(p.from);
             cubes = cube

@@ -2,10 +2,10 @@
  * DynamoDB adapter for fact cubes (access patterns F1/F2 in core/db/keys.ts). Reads are contiguous Query ranges
  * (never a Scan); writes are idempotent replacements keyed by (family, channel, variant, partition, period).
  */
-import { BatchGetCommand, GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { batchGetAll } from '../db/batch-get';
 import { batchWriteAll } from '../db/batch-write';
 import { keys } from '../db/keys';
-import { backoff, DEFAULT_RETRY } from '../db/retry';
 import type { TableContext } from '../directory/directory-repository';
 import type { Cube } from './cube';
 import {
@@ -105,39 +105,20 @@ export const dynamoFactRepository = ({ db, tableName }: TableContext) => {
     return counts;
   };
 
-  /** Items by key, 100 a call, unprocessed keys retried with backoff; in no particular order. */
+  /** Cube items by key (in no particular order), counted as a Query's items are: sort key and columns. */
   const getMany = async (
     wanted: readonly { pk: string; sk: string }[],
     stats: ReadStats,
     columns?: CubeColumns,
   ): Promise<Record<string, unknown>[]> => {
-    const found: Record<string, unknown>[] = [];
-    const { ProjectionExpression, ExpressionAttributeNames } = projection(columns, ['pk', 'sk']);
-    for (let at = 0; at < wanted.length; at += 100) {
-      let pending: Record<string, unknown>[] = wanted.slice(at, at + 100);
-      for (let attempt = 0; pending.length > 0; attempt++) {
-        if (attempt > 0) await backoff(Math.min(attempt, 6), DEFAULT_RETRY);
-        const out = await db.send(
-          new BatchGetCommand({
-            RequestItems: {
-              [tableName]: {
-                Keys: pending,
-                ...(ProjectionExpression ? { ProjectionExpression, ExpressionAttributeNames } : {}),
-              },
-            },
-          }),
-        );
-        stats.queries++;
-        for (const item of out.Responses?.[tableName] ?? []) {
-          stats.items++;
-          // Counted as a Query's items are (sort key and columns), the partition key aside.
-          stats.bytes += attributesSize(item as CubeAttributes) - 2 - String(item.pk).length;
-          found.push(item);
-        }
-        pending = (out.UnprocessedKeys?.[tableName]?.Keys as Record<string, unknown>[] | undefined) ?? [];
-      }
+    const items = await batchGetAll(db, tableName, wanted, projection(columns, ['pk', 'sk']), () => {
+      stats.queries++;
+    });
+    for (const item of items) {
+      stats.items++;
+      stats.bytes += attributesSize(item as CubeAttributes) - 2 - String(item.pk).length;
     }
-    return found;
+    return items;
   };
 
   /** The keys of every stored chunk of one cube (one page: a cube has a few chunks at most). */
@@ -232,17 +213,17 @@ export const dynamoFactRepository = ({ db, tableName }: TableContext) => {
         );
         const bySk = new Map(rest.map((item) => [String(item.sk), item]));
         for (const { period, chunks } of more) {
-          let cube = out.get(period) as StoredCube;
-          for (let i = 1; i < chunks; i++) {
-            const chunk = bySk.get(`${period}#${i}`);
-            // A chunk gone missing (a rewrite in progress): the period is left out, as if not stored.
-            if (!chunk) {
-              out.delete(period);
-              break;
-            }
-            cube = concatCubes(cube, decodeCube(chunk));
-          }
-          if (out.has(period)) out.set(period, cube);
+          const tail = Array.from({ length: chunks - 1 }, (_, i) => bySk.get(`${period}#${i + 1}`));
+          // A chunk gone missing (a rewrite in progress): the period is left out, as if not stored.
+          if (tail.some((chunk) => chunk === undefined)) out.delete(period);
+          else
+            out.set(
+              period,
+              tail.reduce(
+                (cube, chunk) => concatCubes(cube, decodeCube(chunk as Record<string, unknown>)),
+                out.get(period) as StoredCube,
+              ),
+            );
         }
       }
       return out;

@@ -121,7 +121,7 @@ export async function queryReport(
       groupId === undefined
         ? readAhead(deps.facts, { ...cubeQuery(req, sources, owner, filters), ...pendingRate }, stats)
         : undefined;
-    // One read answers both whether the caller manages the owner and which channels are linked (D5); a grant an
+    // One read answers both whether the caller manages the owner and which channels are linked (D4); a grant an
     // earlier release wrote on the user's side only is looked up there.
     const { manages, links } = await deps.directory.contentOwnerAccess(owner, caller.sub);
     if (!manages && !(await deps.directory.profile(caller.sub)).contentOwners.includes(owner)) {
