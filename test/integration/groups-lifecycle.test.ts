@@ -15,13 +15,6 @@ import { dynamoGroupRepository } from '../../functions/core/groups/group-reposit
 import type { GroupDeps } from '../../functions/core/groups/group-service';
 import { hmacPageTokens } from '../../functions/core/groups/page-token';
 import { DEFAULT_SCOPE_BASE } from '../../functions/core/scopes';
-import * as groupItemsDelete from '../../functions/youtube-analytics/group-items-delete';
-import * as groupItemsInsert from '../../functions/youtube-analytics/group-items-insert';
-import * as groupItemsList from '../../functions/youtube-analytics/group-items-list';
-import * as groupsDelete from '../../functions/youtube-analytics/groups-delete';
-import * as groupsInsert from '../../functions/youtube-analytics/groups-insert';
-import * as groupsList from '../../functions/youtube-analytics/groups-list';
-import * as groupsUpdate from '../../functions/youtube-analytics/groups-update';
 import { loadEvent, type TemplateContext } from '../../infra/local/event-template';
 import { createIssuerKey, DEFAULT_AUDIENCE } from '../../infra/local/local-issuer';
 import {
@@ -37,6 +30,10 @@ import {
   testTable,
 } from '../support/groups';
 import { type LocalApi, startLocalApi } from '../support/local-api';
+import { useOwnTable } from '../support/own-table';
+
+// Its own table: storedItems Scans it, and the shared one fills with the report tests' facts (a Scan once timed out).
+useOwnTable('groups-lifecycle');
 
 let api: LocalApi;
 let alice: GroupsClient;
@@ -635,7 +632,20 @@ describe('lifecycle through the handlers directly (sample events)', () => {
   const handlerTable = testTable();
   const db = createDocumentClient(process.env.DYNAMODB_ENDPOINT);
 
+  // The handler modules wire their exported handlers to TABLE_NAME when they load: imported after useOwnTable set it.
+  let handlers: Awaited<ReturnType<typeof loadHandlers>>;
+  const loadHandlers = async () => ({
+    groupsInsert: await import('../../functions/youtube-analytics/groups-insert'),
+    groupsList: await import('../../functions/youtube-analytics/groups-list'),
+    groupsUpdate: await import('../../functions/youtube-analytics/groups-update'),
+    groupsDelete: await import('../../functions/youtube-analytics/groups-delete'),
+    groupItemsInsert: await import('../../functions/youtube-analytics/group-items-insert'),
+    groupItemsList: await import('../../functions/youtube-analytics/group-items-list'),
+    groupItemsDelete: await import('../../functions/youtube-analytics/group-items-delete'),
+  });
+
   beforeAll(async () => {
+    handlers = await loadHandlers();
     ctx = { issuerKey: await createIssuerKey(), audience: DEFAULT_AUDIENCE, scopeBase: DEFAULT_SCOPE_BASE };
     const t = { db, tableName: handlerTable.tableName };
     deps = {
@@ -667,6 +677,8 @@ describe('lifecycle through the handlers directly (sample events)', () => {
   };
 
   it('runs every sample event against DynamoDB Local', async () => {
+    const { groupsInsert, groupsList, groupsUpdate, groupsDelete, groupItemsInsert, groupItemsList, groupItemsDelete } =
+      handlers;
     const insert = groupsInsert.makeHandler(deps);
     const list = groupsList.makeHandler(deps);
     const update = groupsUpdate.makeHandler(deps);
@@ -754,7 +766,7 @@ describe('lifecycle through the handlers directly (sample events)', () => {
   });
 
   it('the exported handlers are the same handlers, wired to the environment table', async () => {
-    const res = await groupsList.handler(await event('groups-list.no-selector'));
+    const res = await handlers.groupsList.handler(await event('groups-list.no-selector'));
     expectError(res, 400, 'INVALID_ARGUMENT', 'required');
   });
 });

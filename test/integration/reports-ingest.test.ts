@@ -25,8 +25,12 @@ import { dynamoRateRepository } from '../../functions/core/reports/rate-reposito
 import { parseReportRequest } from '../../functions/core/reports/report-request';
 import { queryReport, type ReportDeps } from '../../functions/core/reports/report-service';
 import { type DayExport, type GeneratorOptions, generateDays } from '../../infra/local/export-generator';
+import { useOwnTable } from '../support/own-table';
 
 const ROOT = path.resolve(import.meta.dirname, '..', '..');
+
+// Its own table: storedItems Scans it, and the shared one fills with the other report tests' facts.
+useOwnTable('reports-ingest');
 
 function testTable(): TableContext {
   const endpoint = process.env.DYNAMODB_ENDPOINT;
