@@ -10,7 +10,11 @@ export async function batchGetAll(
   db: DynamoDBDocumentClient,
   tableName: string,
   keys: readonly Record<string, unknown>[],
-  options: { ProjectionExpression?: string; ExpressionAttributeNames?: Record<string, string> } = {},
+  options: {
+    ProjectionExpression?: string;
+    ExpressionAttributeNames?: Record<string, string>;
+    ConsistentRead?: boolean;
+  } = {},
   onCall: () => void = () => undefined,
 ): Promise<Record<string, unknown>[]> {
   const found: Record<string, unknown>[] = [];

@@ -8,9 +8,11 @@
  * | D2 | A directory entry: channel, video, playlist, asset,     | GetItem; ConditionCheck in group-item       | pk <KIND>#<id> (CHANNEL, VIDEO, PLAYLIST, ASSET, CONTENT_OWNER),       |
  * |    | content owner, with the acting owners that may group it | transactions (`contains(owners, :actor)`)   |    sk DIR; attribute `owners` = string set of acting-owner keys        |
  * | D3 | The videos / playlists of a channel                     | Query gsi1 = CHANNEL#<id>#RESOURCES         | gsi1pk CHANNEL#<id>#RESOURCES, gsi1sk <KIND>#<id>                     |
- * | D4 | The channels linked to a content owner (with the day  | Query pk = CONTENT_OWNER#<id>, sk BETWEEN   | pk CONTENT_OWNER#<id>, sk LINK#CHANNEL#<channelId>; attr linkedSince; |
- * |    | each link began) and whether a user manages it, in one  |    LINK#CHANNEL# AND MANAGER#<sub>; filter  |    sk MANAGER#<sub>: D1's grant, also kept on the content owner's     |
- * |    | request (content-owner reports)                         |    the links and that user's grant          |    side (attr manager = <sub>)                                        |
+ * | D4 | The channels linked to a content owner (with the day  | BatchGetItem of CHANNELS and MANAGER#<sub>, | pk CONTENT_OWNER#<id>, sk CHANNELS: attr links = {channelId: day};   |
+ * |    | each link began) and whether a user manages it, in one  |    in the same request as the report's      |    sk MANAGER#<sub>: D1's grant, also kept on the content owner's     |
+ * |    | request with the report's facts (content-owner reports) |    facts (key-reader.ts); without CHANNELS: |    side (attr manager = <sub>); sk LINK#CHANNEL#<channelId>: one     |
+ * |    |                                                         |    Query sk BETWEEN LINK#CHANNEL# AND       |    link (attr linkedSince), the Query's source when CHANNELS is      |
+ * |    |                                                         |    MANAGER#<sub>, filtered                  |    missing or `overflow` (over 5,000 links)                           |
  * | P1 | A property (Analytics Admin)                             | GetItem                                     | pk PROPERTY#<id>, sk PROPERTY                                         |
  * | P2 | An analytics account                                    | GetItem                                     | pk ACCOUNT#<id>, sk ACCOUNT                                           |
  * | G1 | One group of an acting owner                            | GetItem (consistent)                        | pk OWNER#<actor>, sk GROUP#<groupId>                                  |
@@ -51,6 +53,11 @@ export const keys = {
     sk: `LINK#CHANNEL#${channelId}`,
   }),
   contentOwnerLinkPrefix: 'LINK#CHANNEL#',
+  /** Every link of a content owner in one item (attribute `links`: channel id → linked since), read by key. */
+  contentOwnerChannels: (contentOwnerId: string): TableKey => ({
+    pk: `CONTENT_OWNER#${contentOwnerId}`,
+    sk: 'CHANNELS',
+  }),
   contentOwnerManager: (contentOwnerId: string, sub: string): TableKey => ({
     pk: `CONTENT_OWNER#${contentOwnerId}`,
     sk: `MANAGER#${sub}`,

@@ -3,7 +3,8 @@
  * The same format serves the demo world and a deployment's own directory. Loading is idempotent: every entry is
  * an upsert guarded by its entity type, so a reload rewrites entries and can never clobber another kind of item.
  */
-import { PutCommand } from '@aws-sdk/lib-dynamodb';
+import { PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { isConditionFailure } from '../db/conditions';
 import { type DirectoryKind, keys } from '../db/keys';
 import type { Property } from '../properties/property';
 import { dynamoPropertyRepository } from '../properties/property-repository';
@@ -90,6 +91,56 @@ const guardedPut = (ctx: TableContext, item: Record<string, unknown>) =>
     }),
   );
 
+/** Links kept in a content owner's CHANNELS item; past this many its reports Query the link items instead. */
+export const MAX_LISTED_LINKS = 5_000;
+const LINKS_PER_UPDATE = 50;
+
+/**
+ * Adds links to the content owner's CHANNELS item (D4), creating it empty first; links of earlier loads stay. An
+ * update that would take the list past MAX_LISTED_LINKS marks it `overflow` instead (the list is then not used).
+ */
+async function addToChannelList(
+  ctx: TableContext,
+  contentOwnerId: string,
+  links: readonly { channelId: string; linkedSince: string }[],
+): Promise<void> {
+  const key = keys.contentOwnerChannels(contentOwnerId);
+  const update = (input: Omit<ConstructorParameters<typeof UpdateCommand>[0], 'TableName' | 'Key'>) =>
+    ctx.db.send(new UpdateCommand({ TableName: ctx.tableName, Key: key, ...input }));
+  await update({
+    UpdateExpression: 'SET entity = :entity, #links = if_not_exists(#links, :empty)',
+    ConditionExpression: 'attribute_not_exists(pk) OR entity = :entity',
+    ExpressionAttributeNames: { '#links': 'links' },
+    ExpressionAttributeValues: { ':entity': 'ChannelLinks', ':empty': {} },
+  });
+  for (let at = 0; at < links.length; at += LINKS_PER_UPDATE) {
+    const part = links.slice(at, at + LINKS_PER_UPDATE);
+    try {
+      await update({
+        UpdateExpression: `SET ${part.map((_, i) => `#links.#c${i} = :s${i}`).join(', ')}`,
+        ConditionExpression: 'entity = :entity AND size(#links) <= :room',
+        ExpressionAttributeNames: {
+          '#links': 'links',
+          ...Object.fromEntries(part.map((l, i) => [`#c${i}`, l.channelId])),
+        },
+        ExpressionAttributeValues: {
+          ':entity': 'ChannelLinks',
+          ':room': MAX_LISTED_LINKS - part.length,
+          ...Object.fromEntries(part.map((l, i) => [`:s${i}`, l.linkedSince])),
+        },
+      });
+    } catch (err) {
+      if (!isConditionFailure(err)) throw err;
+      await update({
+        UpdateExpression: 'SET overflow = :yes',
+        ConditionExpression: 'entity = :entity',
+        ExpressionAttributeValues: { ':entity': 'ChannelLinks', ':yes': true },
+      });
+      return;
+    }
+  }
+}
+
 /** Runs `tasks` with at most `limit` in flight. */
 async function inParallel(tasks: (() => Promise<unknown>)[], limit = 16): Promise<void> {
   let next = 0;
@@ -128,6 +179,7 @@ export async function loadDirectory(ctx: TableContext, world: DirectoryWorld): P
     for (const l of co.linkedChannels ?? []) {
       tasks.push(() => guardedPut(ctx, { ...keys.contentOwnerLink(co.id, l.channelId), entity: 'ChannelLink', ...l }));
     }
+    if (co.linkedChannels?.length) tasks.push(() => addToChannelList(ctx, co.id, co.linkedChannels ?? []));
   }
   for (const a of world.accounts) {
     tasks.push(() => guardedPut(ctx, { ...keys.account(a.id), entity: 'Account', name: `accounts/${a.id}`, ...a }));

@@ -3,8 +3,8 @@
  * (never a Scan); writes are idempotent replacements keyed by (family, channel, variant, partition, period).
  */
 import { GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { batchGetAll } from '../db/batch-get';
 import { batchWriteAll } from '../db/batch-write';
+import { keyReader } from '../db/key-reader';
 import { keys } from '../db/keys';
 import type { TableContext } from '../directory/directory-repository';
 import type { Cube } from './cube';
@@ -71,10 +71,10 @@ function encodeChunks(cube: Cube): CubeAttributes[] {
   ];
 }
 
-/** A ProjectionExpression (with its names) reading the key attributes and the given cube columns. */
-function projection(columns: CubeColumns | undefined, key: readonly string[] = ['sk']) {
+/** A ProjectionExpression (with its names) reading the sort key and the given cube columns. */
+function projection(columns: CubeColumns | undefined) {
   if (!columns) return {};
-  const names = [...key, ...projectionOf(columns)];
+  const names = ['sk', ...projectionOf(columns)];
   return {
     ProjectionExpression: names.map((_, i) => `#p${i}`).join(', '),
     ExpressionAttributeNames: Object.fromEntries(names.map((name, i) => [`#p${i}`, name])),
@@ -84,6 +84,7 @@ function projection(columns: CubeColumns | undefined, key: readonly string[] = [
 const basePeriod = (sk: string) => sk.split('#').slice(0, 2).join('#');
 
 export const dynamoFactRepository = ({ db, tableName }: TableContext) => {
+  const reader = keyReader({ db, tableName });
   const batchWrite = (requests: Record<string, unknown>[]) => batchWriteAll(db, tableName, requests);
 
   /** Stores each cube as one item or several chunks; the number of items each took. */
@@ -111,8 +112,12 @@ export const dynamoFactRepository = ({ db, tableName }: TableContext) => {
     stats: ReadStats,
     columns?: CubeColumns,
   ): Promise<Record<string, unknown>[]> => {
-    const items = await batchGetAll(db, tableName, wanted, projection(columns, ['pk', 'sk']), () => {
-      stats.queries++;
+    // Through the shared reader: read in the same turn as the directory's keys, they go out in one request.
+    const items = await reader.get(wanted, {
+      ...(columns ? { attributes: projectionOf(columns) } : {}),
+      onCall: () => {
+        stats.queries++;
+      },
     });
     for (const item of items) {
       stats.items++;
