@@ -312,12 +312,14 @@ export async function benchReports(
       // Both sides are measured warm: the server's and DynamoDB Local's JIT compile a query's paths after a few
       // dozen calls (the first calls of a query shape run up to twice as slow), DuckDB caches its plans.
       for (let i = 0; i < warmup; i++) await call();
-      const apiTimes: number[] = [];
-      for (let i = 0; i < n; i++) apiTimes.push((await call()).ms);
       for (let i = 0; i <= warmup; i++) await duck.runAndReadAll(q.sql);
+      // Measured runs alternate between the sides, so both see the same state of the host (a burst of load on a
+      // shared machine lands on both instead of on whichever side ran then).
+      const apiTimes: number[] = [];
       const duckTimes: number[] = [];
       let duckRows: unknown[][] = [];
       for (let i = 0; i < n; i++) {
+        apiTimes.push((await call()).ms);
         const t0 = performance.now();
         duckRows = (await duck.runAndReadAll(q.sql)).getRows();
         duckTimes.push(performance.now() - t0);
