@@ -170,7 +170,7 @@ export async function loadDirectory(ctx: TableContext, world: DirectoryWorld): P
       tasks.push(() => guardedPut(ctx, { ...keys.userOwnsChannel(u.sub, c), entity: 'Grant' }));
     for (const co of u.contentOwners ?? []) {
       tasks.push(() => guardedPut(ctx, { ...keys.userManagesContentOwner(u.sub, co), entity: 'Grant' }));
-      // The same grant on the content owner's side: its reports check it with the links, in one Query (D4).
+      // The same grant on the content owner's side: its reports read it by key with the links (D4).
       tasks.push(() => guardedPut(ctx, { ...keys.contentOwnerManager(co, u.sub), entity: 'Grant', manager: u.sub }));
     }
     for (const r of u.reads ?? []) tasks.push(() => guardedPut(ctx, { ...keys.userReads(u.sub, r), entity: 'Grant' }));

@@ -1,7 +1,8 @@
 /** DynamoDB adapter for the directory (access patterns D1 and D4 in core/db/keys.ts). */
-import { type DynamoDBDocumentClient, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { keyReader } from '../db/key-reader';
 import { keys } from '../db/keys';
+import { queryAll } from '../db/query-all';
 import type { ChannelLink, ChannelLinks, DirectoryRepository, Profile } from './directory';
 
 export interface TableContext {
@@ -16,27 +17,19 @@ export const dynamoDirectoryRepository = ({ db, tableName }: TableContext): Dire
       const channels: string[] = [];
       const contentOwners: string[] = [];
       const reads = new Set<string>();
-      let ExclusiveStartKey: Record<string, unknown> | undefined;
-      do {
-        const out = await db.send(
-          new QueryCommand({
-            TableName: tableName,
-            KeyConditionExpression: 'pk = :pk',
-            ExpressionAttributeValues: { ':pk': keys.userPartition(sub) },
-            ProjectionExpression: 'sk',
-            ConsistentRead: true,
-            ExclusiveStartKey,
-          }),
-        );
-        for (const item of out.Items ?? []) {
-          const sk = String(item.sk);
-          if (sk.startsWith('OWNS#CHANNEL#')) channels.push(sk.slice('OWNS#CHANNEL#'.length));
-          else if (sk.startsWith('MANAGES#CONTENT_OWNER#'))
-            contentOwners.push(sk.slice('MANAGES#CONTENT_OWNER#'.length));
-          else if (sk.startsWith('READS#')) reads.add(sk.slice('READS#'.length));
-        }
-        ExclusiveStartKey = out.LastEvaluatedKey;
-      } while (ExclusiveStartKey);
+      const items = await queryAll(db, {
+        TableName: tableName,
+        KeyConditionExpression: 'pk = :pk',
+        ExpressionAttributeValues: { ':pk': keys.userPartition(sub) },
+        ProjectionExpression: 'sk',
+        ConsistentRead: true,
+      });
+      for (const item of items) {
+        const sk = String(item.sk);
+        if (sk.startsWith('OWNS#CHANNEL#')) channels.push(sk.slice('OWNS#CHANNEL#'.length));
+        else if (sk.startsWith('MANAGES#CONTENT_OWNER#')) contentOwners.push(sk.slice('MANAGES#CONTENT_OWNER#'.length));
+        else if (sk.startsWith('READS#')) reads.add(sk.slice('READS#'.length));
+      }
       return { sub, channels, contentOwners, reads } satisfies Profile;
     },
 
@@ -53,34 +46,25 @@ export const dynamoDirectoryRepository = ({ db, tableName }: TableContext): Dire
         return { manages: items.some((item) => item.sk === grant.sk), links };
       }
       // No list (a directory an earlier release loaded) or too long a one: the link items and the grant, one Query.
-      const links: ChannelLink[] = [];
-      let manages = false;
-      let ExclusiveStartKey: Record<string, unknown> | undefined;
-      do {
-        const out = await db.send(
-          new QueryCommand({
-            TableName: tableName,
-            // The links, then the grants (LINK# sorts before MANAGER#) up to this user's; the filter (on non-key
-            // attributes, as DynamoDB requires) keeps the links and this user's grant.
-            KeyConditionExpression: 'pk = :pk AND sk BETWEEN :links AND :grant',
-            FilterExpression: 'entity = :link OR manager = :sub',
-            ExpressionAttributeValues: {
-              ':pk': grant.pk,
-              ':links': keys.contentOwnerLinkPrefix,
-              ':grant': grant.sk,
-              ':link': 'ChannelLink',
-              ':sub': sub,
-            },
-            ConsistentRead: true,
-            ExclusiveStartKey,
-          }),
-        );
-        for (const item of out.Items ?? []) {
-          if (item.sk === grant.sk) manages = true;
-          else links.push({ channelId: String(item.channelId), linkedSince: String(item.linkedSince) });
-        }
-        ExclusiveStartKey = out.LastEvaluatedKey;
-      } while (ExclusiveStartKey);
+      const found = await queryAll(db, {
+        TableName: tableName,
+        // The links, then the grants (LINK# sorts before MANAGER#) up to this user's; the filter (on non-key
+        // attributes, as DynamoDB requires) keeps the links and this user's grant.
+        KeyConditionExpression: 'pk = :pk AND sk BETWEEN :links AND :grant',
+        FilterExpression: 'entity = :link OR manager = :sub',
+        ExpressionAttributeValues: {
+          ':pk': grant.pk,
+          ':links': keys.contentOwnerLinkPrefix,
+          ':grant': grant.sk,
+          ':link': 'ChannelLink',
+          ':sub': sub,
+        },
+        ConsistentRead: true,
+      });
+      const links: ChannelLink[] = found
+        .filter((item) => item.sk !== grant.sk)
+        .map((item) => ({ channelId: String(item.channelId), linkedSince: String(item.linkedSince) }));
+      const manages = found.length > links.length;
       return { manages, links };
     },
   };

@@ -295,8 +295,8 @@ function planSource(q: CubeQuery): SourcePlan {
     edges.push([`${months[0]}-01`, lastDayOf(months[months.length - 1] as string)]);
   }
   if (monthly) {
-    // Variants kept per block of months read the blocks a range covers, each a Query, and the months between
-    // (unless the answer is by month: a block does not know its months apart).
+    // Variants kept per block of months read the blocks a range covers (by key, see fetchPlan) and Query the months
+    // between (unless the answer is by month: a block does not know its months apart).
     const pieces =
       monthly.variant.periods.includes('block') && !q.dimensions.includes('month') ? blockCover(months) : [];
     if (pieces.some((p) => p.startsWith('B'))) {

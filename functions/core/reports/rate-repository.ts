@@ -5,6 +5,7 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { batchWriteAll } from '../db/batch-write';
 import { keys } from '../db/keys';
+import { queryAll } from '../db/query-all';
 import type { TableContext } from '../directory/directory-repository';
 
 export interface DailyRate {
@@ -29,27 +30,15 @@ export const dynamoRateRepository = ({ db, tableName }: TableContext) => ({
         ScanIndexForward: false,
         Limit: 1,
       }),
-      (async () => {
-        const items: Record<string, unknown>[] = [];
-        let ExclusiveStartKey: Record<string, unknown> | undefined;
-        do {
-          const page = await db.send(
-            new QueryCommand({
-              TableName: tableName,
-              KeyConditionExpression: 'pk = :pk AND sk BETWEEN :from AND :to',
-              ExpressionAttributeValues: {
-                ':pk': pk,
-                ':from': keys.fxRate(currency, from).sk,
-                ':to': keys.fxRate(currency, to).sk,
-              },
-              ExclusiveStartKey,
-            }),
-          );
-          items.push(...(page.Items ?? []));
-          ExclusiveStartKey = page.LastEvaluatedKey;
-        } while (ExclusiveStartKey);
-        return items;
-      })(),
+      queryAll(db, {
+        TableName: tableName,
+        KeyConditionExpression: 'pk = :pk AND sk BETWEEN :from AND :to',
+        ExpressionAttributeValues: {
+          ':pk': pk,
+          ':from': keys.fxRate(currency, from).sk,
+          ':to': keys.fxRate(currency, to).sk,
+        },
+      }),
     ]);
     let first = before[0];
     if (!first && inRange.length === 0) {
