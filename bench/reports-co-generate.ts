@@ -3,7 +3,7 @@
  * into the folder given as the first argument and prints a JSON summary, so the content owner is generated on the
  * second core while the channel world is generated on the first. Run by reports-co.ts, not by hand.
  */
-import { writeAllExports } from '../infra/local/export-world';
+import { writeAllExports } from '../infra/generator/export-world';
 import { contentOwnerOptions } from './reports-co-options';
 
 const dir = process.argv[2];

@@ -4,7 +4,7 @@
  *
  * Options (environment): BENCH_CO_CHANNELS (3), BENCH_CO_VIDEOS (200 per channel), BENCH_CO_DAYS (365).
  */
-import type { GeneratorOptions } from '../infra/local/export-generator';
+import type { GeneratorOptions } from '../infra/generator/export-generator';
 
 export const CONTENT_OWNER = 'bench-co';
 export const CONTENT_OWNER_START = '2025-11-01';

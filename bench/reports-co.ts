@@ -12,9 +12,9 @@ import { fileURLToPath } from 'node:url';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { loadDirectory } from '../functions/core/directory/directory-loader';
 import type { TableContext } from '../functions/core/directory/directory-repository';
-import { dynamoFactRepository } from '../functions/core/reports/fact-repository';
 import { type IngestFile, type IngestSummary, ingestFiles } from '../functions/core/reports/ingest/ingest-service';
-import { dynamoRateRepository } from '../functions/core/reports/rate-repository';
+import { dynamoFactRepository } from '../functions/core/reports/storage/fact-repository';
+import { dynamoRateRepository } from '../functions/core/reports/storage/rate-repository';
 import { CONTENT_OWNER, contentOwnerChannels } from './reports-co-options';
 import { type BenchQuery, between, channelLevelBound, type DateRange, topVideosBound } from './reports-shared';
 

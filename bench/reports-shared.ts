@@ -2,7 +2,7 @@
  * What the channel and content-owner parts of the reports benchmark share: the query shape, the date-range
  * arithmetic the item bounds are derived from, and the comparison of an API answer with DuckDB's.
  */
-import { splitRange } from '../functions/core/reports/engine';
+import { splitRange } from '../functions/core/reports/query/engine';
 
 export type DateRange = readonly [string, string];
 

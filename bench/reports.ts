@@ -18,10 +18,10 @@ import { loadDirectory } from '../functions/core/directory/directory-loader';
 import type { TableContext } from '../functions/core/directory/directory-repository';
 import { newEtag } from '../functions/core/groups/group';
 import { dynamoGroupRepository } from '../functions/core/groups/group-repository';
-import { dynamoFactRepository } from '../functions/core/reports/fact-repository';
-import { countriesIn } from '../functions/core/reports/geo';
+import { countriesIn } from '../functions/core/reports/catalog/geo';
 import { type IngestFile, ingestFiles } from '../functions/core/reports/ingest/ingest-service';
-import { writeExports } from '../infra/local/export-generator';
+import { dynamoFactRepository } from '../functions/core/reports/storage/fact-repository';
+import { writeExports } from '../infra/generator/export-generator';
 import {
   CONTENT_OWNER_SCOPES,
   CONTENT_OWNER_SUB,

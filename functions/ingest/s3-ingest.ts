@@ -7,9 +7,9 @@ import { GetObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import type { S3Event } from 'aws-lambda';
 import { logger } from '../_shared/logger';
 import { tableContext } from '../_shared/table';
-import { dynamoFactRepository } from '../core/reports/fact-repository';
 import { type IngestFile, ingestFiles } from '../core/reports/ingest/ingest-service';
-import { dynamoRateRepository } from '../core/reports/rate-repository';
+import { dynamoFactRepository } from '../core/reports/storage/fact-repository';
+import { dynamoRateRepository } from '../core/reports/storage/rate-repository';
 
 const s3 = new S3Client({});
 const facts = dynamoFactRepository(tableContext());

@@ -4,10 +4,10 @@ import { jsonResult } from '../_shared/http-result';
 import { tableContext } from '../_shared/table';
 import { dynamoDirectoryRepository } from '../core/directory/directory-repository';
 import { dynamoGroupRepository } from '../core/groups/group-repository';
-import { dynamoFactRepository, newReadStats } from '../core/reports/fact-repository';
-import { dynamoRateRepository } from '../core/reports/rate-repository';
-import { parseReportRequest } from '../core/reports/report-request';
-import { queryReport, type ReportDeps } from '../core/reports/report-service';
+import { parseReportRequest } from '../core/reports/query/report-request';
+import { queryReport, type ReportDeps } from '../core/reports/query/report-service';
+import { dynamoFactRepository, newReadStats } from '../core/reports/storage/fact-repository';
+import { dynamoRateRepository } from '../core/reports/storage/rate-repository';
 
 export const makeHandler = (deps: ReportDeps) =>
   httpHandler('reports.query', { body: 'none' }, async ({ query, principal }) => {

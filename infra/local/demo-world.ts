@@ -8,12 +8,12 @@ import path from 'node:path';
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { type DirectoryWorld, loadDirectory } from '../../functions/core/directory/directory-loader';
 import type { TableContext } from '../../functions/core/directory/directory-repository';
-import { dynamoFactRepository } from '../../functions/core/reports/fact-repository';
 import { type IngestFile, ingestFiles } from '../../functions/core/reports/ingest/ingest-service';
-import { dynamoRateRepository } from '../../functions/core/reports/rate-repository';
-import { exchangeRatesCsv } from './exchange-rates';
-import type { GeneratorOptions } from './export-generator';
-import { writeAllExports } from './export-world';
+import { dynamoFactRepository } from '../../functions/core/reports/storage/fact-repository';
+import { dynamoRateRepository } from '../../functions/core/reports/storage/rate-repository';
+import { exchangeRatesCsv } from '../generator/exchange-rates';
+import type { GeneratorOptions } from '../generator/export-generator';
+import { writeAllExports } from '../generator/export-world';
 
 const range = (prefix: string, from: number, to: number, width: number) =>
   Array.from({ length: to - from + 1 }, (_, i) => `${prefix}${String(from + i).padStart(width, '0')}`);

@@ -19,10 +19,10 @@ import { keys } from '../../functions/core/db/keys';
 import { type DirectoryWorld, loadDirectory, MAX_LISTED_LINKS } from '../../functions/core/directory/directory-loader';
 import { dynamoDirectoryRepository, type TableContext } from '../../functions/core/directory/directory-repository';
 import { dynamoGroupRepository } from '../../functions/core/groups/group-repository';
-import { dynamoFactRepository, newReadStats } from '../../functions/core/reports/fact-repository';
-import { dynamoRateRepository } from '../../functions/core/reports/rate-repository';
-import { parseReportRequest } from '../../functions/core/reports/report-request';
-import { queryReport, type ReportDeps } from '../../functions/core/reports/report-service';
+import { parseReportRequest } from '../../functions/core/reports/query/report-request';
+import { queryReport, type ReportDeps } from '../../functions/core/reports/query/report-service';
+import { dynamoFactRepository, newReadStats } from '../../functions/core/reports/storage/fact-repository';
+import { dynamoRateRepository } from '../../functions/core/reports/storage/rate-repository';
 import { useOwnTable } from '../support/own-table';
 
 useOwnTable('directory-links');

@@ -8,8 +8,8 @@
 import { auth, youtubeAnalytics } from '@googleapis/youtubeanalytics';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDocumentClient } from '../../functions/core/db/document-client';
-import { REPORTS, type ReportDef } from '../../functions/core/reports/catalog';
-import { exampleOf } from '../../functions/core/reports/catalog-table';
+import { REPORTS, type ReportDef } from '../../functions/core/reports/catalog/catalog';
+import { exampleOf } from '../../functions/core/reports/catalog/catalog-table';
 import { DEMO_EXAMPLE_IDS, ensureDemoWorld } from '../../infra/local/demo-world';
 import { ensureTable } from '../../infra/local/dynamo-local';
 import { type LocalApi, startLocalApi } from '../support/local-api';

@@ -23,8 +23,8 @@ import {
   REPORTS,
   type ReportDef,
   type SetRule,
-} from '../../functions/core/reports/catalog';
-import { CONTINENTS, SUB_CONTINENTS } from '../../functions/core/reports/geo';
+} from '../../functions/core/reports/catalog/catalog';
+import { CONTINENTS, SUB_CONTINENTS } from '../../functions/core/reports/catalog/geo';
 import { ANALYTICS_VALUES } from '../../functions/core/reports/ingest/code-tables';
 import {
   type Cell,

@@ -14,8 +14,13 @@ import { request } from 'node:http';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDocumentClient } from '../../functions/core/db/document-client';
-import { KNOWN_DIMENSIONS, KNOWN_METRICS, MONETARY_METRICS, REPORTS } from '../../functions/core/reports/catalog';
-import { dynamoRateRepository } from '../../functions/core/reports/rate-repository';
+import {
+  KNOWN_DIMENSIONS,
+  KNOWN_METRICS,
+  MONETARY_METRICS,
+  REPORTS,
+} from '../../functions/core/reports/catalog/catalog';
+import { dynamoRateRepository } from '../../functions/core/reports/storage/rate-repository';
 import { type LocalApi, startLocalApi } from '../support/local-api';
 import { createReportFixture, type ReportFixture } from '../support/report-fixtures';
 

@@ -12,9 +12,9 @@ import { createDocumentClient } from '../../functions/core/db/document-client';
 import { keys } from '../../functions/core/db/keys';
 import { loadDirectory } from '../../functions/core/directory/directory-loader';
 import type { TableContext } from '../../functions/core/directory/directory-repository';
-import { dynamoFactRepository } from '../../functions/core/reports/fact-repository';
 import { type IngestFile, ingestFiles } from '../../functions/core/reports/ingest/ingest-service';
-import { type DayExport, type GeneratorOptions, generateDays } from '../../infra/local/export-generator';
+import { dynamoFactRepository } from '../../functions/core/reports/storage/fact-repository';
+import { type DayExport, type GeneratorOptions, generateDays } from '../../infra/generator/export-generator';
 import { type LocalApi, startLocalApi } from '../support/local-api';
 
 type Wire = Awaited<ReturnType<LocalApi['call']>>;

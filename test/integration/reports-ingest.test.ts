@@ -18,13 +18,13 @@ import { loadDirectory } from '../../functions/core/directory/directory-loader';
 import { dynamoDirectoryRepository, type TableContext } from '../../functions/core/directory/directory-repository';
 import { DomainError } from '../../functions/core/errors';
 import { dynamoGroupRepository } from '../../functions/core/groups/group-repository';
-import { dynamoFactRepository, newReadStats } from '../../functions/core/reports/fact-repository';
+import { MEASURE_INDEX } from '../../functions/core/reports/catalog/metrics';
 import { type IngestFile, type IngestOptions, ingestFiles } from '../../functions/core/reports/ingest/ingest-service';
-import { MEASURE_INDEX } from '../../functions/core/reports/metrics';
-import { dynamoRateRepository } from '../../functions/core/reports/rate-repository';
-import { parseReportRequest } from '../../functions/core/reports/report-request';
-import { queryReport, type ReportDeps } from '../../functions/core/reports/report-service';
-import { type DayExport, type GeneratorOptions, generateDays } from '../../infra/local/export-generator';
+import { parseReportRequest } from '../../functions/core/reports/query/report-request';
+import { queryReport, type ReportDeps } from '../../functions/core/reports/query/report-service';
+import { dynamoFactRepository, newReadStats } from '../../functions/core/reports/storage/fact-repository';
+import { dynamoRateRepository } from '../../functions/core/reports/storage/rate-repository';
+import { type DayExport, type GeneratorOptions, generateDays } from '../../infra/generator/export-generator';
 import { useOwnTable } from '../support/own-table';
 
 const ROOT = path.resolve(import.meta.dirname, '..', '..');
@@ -762,7 +762,7 @@ function runImport(dir: string): Promise<{ code: number; stdout: string; stderr:
   return new Promise((resolve) => {
     execFile(
       'npx',
-      ['tsx', 'infra/local/import.ts', dir],
+      ['tsx', 'infra/cli/import.ts', dir],
       {
         cwd: ROOT,
         timeout: 90_000,

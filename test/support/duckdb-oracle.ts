@@ -1,11 +1,11 @@
 /**
  * An independent oracle for reports.query: the raw rows of every queryable report family (kinds video, playlist,
- * revenue and ad of functions/core/reports/families.ts) loaded into in-memory DuckDB tables, one per family, with the
+ * revenue and ad of functions/core/reports/catalog/families.ts) loaded into in-memory DuckDB tables, one per family, with the
  * exchange rates and the content owners' channel link dates; each request is translated into one SQL statement. It
  * shares no code with the service's ingest, cubes, planner, engine or metric computations: it reads only data tables
  * (the families' columns and measures, the code tables, the geo regions), and maps every cell itself.
  *
- * Semantics implemented (api-contract.md §A.1, §A.3, README "reports.query", functions/core/reports/metrics.ts and
+ * Semantics implemented (api-contract.md §A.1, §A.3, README "reports.query", functions/core/reports/catalog/metrics.ts and
  * report-service.ts as the spec):
  * - Rows: the facts of the owner (`channel==X`: the rows of X's channel files; `contentOwner==X`: the rows of X's
  *   content-owner files) with startDate <= day <= endDate.
@@ -55,8 +55,8 @@
  * order (which one is larger depends on the last bits of a sum), also across the page's edge.
  */
 import { type DuckDBConnection, DuckDBInstance, dateValue } from '@duckdb/node-api';
-import { FAMILIES, type FamilyDef } from '../../functions/core/reports/families';
-import { countriesIn } from '../../functions/core/reports/geo';
+import { FAMILIES, type FamilyDef } from '../../functions/core/reports/catalog/families';
+import { countriesIn } from '../../functions/core/reports/catalog/geo';
 import {
   AD_TYPES,
   AGE_GROUPS,

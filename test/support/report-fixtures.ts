@@ -19,20 +19,20 @@
 import { randomBytes } from 'node:crypto';
 import { createDocumentClient } from '../../functions/core/db/document-client';
 import { type DirectoryWorld, loadDirectory } from '../../functions/core/directory/directory-loader';
-import { dynamoFactRepository } from '../../functions/core/reports/fact-repository';
-import { FAMILIES } from '../../functions/core/reports/families';
+import { FAMILIES } from '../../functions/core/reports/catalog/families';
 import { type IngestFile, ingestFiles } from '../../functions/core/reports/ingest/ingest-service';
-import { dynamoRateRepository } from '../../functions/core/reports/rate-repository';
-import { generateExchangeRates } from '../../infra/local/exchange-rates';
+import { dynamoFactRepository } from '../../functions/core/reports/storage/fact-repository';
+import { dynamoRateRepository } from '../../functions/core/reports/storage/rate-repository';
+import { generateExchangeRates } from '../../infra/generator/exchange-rates';
 import {
   ALL_FAMILIES,
   EXTENSION_FAMILIES,
   isOwnerFamily,
   type ReportFamily,
   versionForEra,
-} from '../../infra/local/export-families';
-import { type GeneratorOptions, generateDays, type ReportVersion } from '../../infra/local/export-generator';
-import { generateReportDays, planWorld } from '../../infra/local/export-world';
+} from '../../infra/generator/export-families';
+import { type GeneratorOptions, generateDays, type ReportVersion } from '../../infra/generator/export-generator';
+import { generateReportDays, planWorld } from '../../infra/generator/export-world';
 
 /** One CSV data row, keyed by header name; columns the file's version lacks are absent. */
 export type RawRow = Readonly<Record<string, string>>;

@@ -1,5 +1,5 @@
 /**
- * The bulk-export generator (infra/local/export-generator.ts): deterministic, shaped like channel_basic_a1/a2/a3
+ * The bulk-export generator (infra/generator/export-generator.ts): deterministic, shaped like channel_basic_a1/a2/a3
  * files, internally consistent numbers, and realistic aggregate behaviour (uploads, power law, weekends, size).
  * Then the other report families (export-families.ts, export-world.ts) and the exchange rates (exchange-rates.ts):
  * exact columns per the reference, codes from the ingest's code tables, details and provinces only where they belong,
@@ -26,7 +26,7 @@ import {
 } from '../../functions/core/reports/ingest/code-tables';
 import { parseCsv as parseCsvTable } from '../../functions/core/reports/ingest/csv';
 import { readReportFile } from '../../functions/core/reports/ingest/report-file';
-import { CURRENCIES, exchangeRatesCsv, generateExchangeRates } from '../../infra/local/exchange-rates';
+import { CURRENCIES, exchangeRatesCsv, generateExchangeRates } from '../../infra/generator/exchange-rates';
 import {
   CITIES,
   CODE_WEIGHT_TABLES,
@@ -35,7 +35,7 @@ import {
   EXTENSION_FAMILIES,
   REPORT_FAMILIES,
   reportTypeColumns,
-} from '../../infra/local/export-families';
+} from '../../infra/generator/export-families';
 import {
   COUNTRIES,
   type DayExport,
@@ -51,8 +51,8 @@ import {
   resolveReports,
   validateOptions,
   writeExports,
-} from '../../infra/local/export-generator';
-import { type ExportSummary, generateReportDays, planWorld, writeAllExports } from '../../infra/local/export-world';
+} from '../../infra/generator/export-generator';
+import { type ExportSummary, generateReportDays, planWorld, writeAllExports } from '../../infra/generator/export-world';
 
 const ROOT = path.resolve(import.meta.dirname, '..', '..');
 
@@ -435,7 +435,7 @@ describe('a 100-video, 60-day sample', () => {
 
 describe('CLI', () => {
   const cli = (args: string[]) =>
-    execFileSync(process.execPath, ['--import', 'tsx', path.join(ROOT, 'infra/local/generate.ts'), ...args], {
+    execFileSync(process.execPath, ['--import', 'tsx', path.join(ROOT, 'infra/generator/generate.ts'), ...args], {
       cwd: ROOT,
       encoding: 'utf8',
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -1222,7 +1222,7 @@ describe('exchange rates', () => {
 
 describe('CLI with families', () => {
   const cli = (args: string[]) =>
-    execFileSync(process.execPath, ['--import', 'tsx', path.join(ROOT, 'infra/local/generate.ts'), ...args], {
+    execFileSync(process.execPath, ['--import', 'tsx', path.join(ROOT, 'infra/generator/generate.ts'), ...args], {
       cwd: ROOT,
       encoding: 'utf8',
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -1275,7 +1275,7 @@ describe('CLI with families', () => {
 const EXTENSION_COLUMN_NAMES = ['creator_content_type', 'youtube_product'];
 const PRODUCT_VALUES = ['CORE', 'GAMING', 'KIDS', 'UNKNOWN'];
 const CREATOR_VALUES = ['SHORTS', 'VIDEO_ON_DEMAND', 'LIVE_STREAM', 'STORY'];
-/** The video families that carry the extension columns (functions/core/reports/families.ts BASE, CBASE; README). */
+/** The video families that carry the extension columns (functions/core/reports/catalog/families.ts BASE, CBASE; README). */
 // biome-ignore format: type list
 const EXTENDED_TYPES = [
   'channel_basic', 'channel_province', 'channel_playback_location', 'channel_traffic_source', 'channel_device_os',
@@ -1889,7 +1889,7 @@ describe('extensions on: a content-owner world, all report types', () => {
     const summary = execFileSync(
       process.execPath,
       // biome-ignore format: argument list
-      ['--import', 'tsx', path.join(ROOT, 'infra/local/generate.ts'), '--channel', 'UCdemo-alice', '--videos', '12', '--days', '2', '--out', out, '--reports', 'channel_basic,channel_city,channel_audience_retention_x1', '--extensions'],
+      ['--import', 'tsx', path.join(ROOT, 'infra/generator/generate.ts'), '--channel', 'UCdemo-alice', '--videos', '12', '--days', '2', '--out', out, '--reports', 'channel_basic,channel_city,channel_audience_retention_x1', '--extensions'],
       { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] },
     );
     expect(summary).toMatch(/^channel_basic_a3 UCdemo-alice: 2 files/m);

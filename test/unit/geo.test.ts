@@ -1,5 +1,5 @@
 /**
- * The UN M.49 region data behind the continent / subContinent filters of reports.query (functions/core/reports/geo).
+ * The UN M.49 region data behind the continent / subContinent filters of reports.query (functions/core/reports/catalog/geo).
  */
 import { describe, expect, it } from 'vitest';
 import {
@@ -9,7 +9,7 @@ import {
   isCountryCode,
   SUB_CONTINENT_OF_CONTINENT,
   SUB_CONTINENTS,
-} from '../../functions/core/reports/geo';
+} from '../../functions/core/reports/catalog/geo';
 
 const codes = Object.keys(COUNTRY_REGIONS);
 

@@ -1,5 +1,5 @@
 /**
- * The whole report catalog (functions/core/reports/catalog.ts) through parseReportRequest and the matcher
+ * The whole report catalog (functions/core/reports/catalog/catalog.ts) through parseReportRequest and the matcher
  * (report-matcher.ts), with Google's error wording (api-contract.md §A.3, §A.6.2). Generated from the data: every
  * report's example matches exactly that report, and for every constraint of every report a query that breaks it is
  * refused by that report (and not answered by it from the whole catalog). Hand-written: facts of the contract that
@@ -19,17 +19,17 @@ import {
   REPORTS,
   type ReportDef,
   ruleNames,
-} from '../../functions/core/reports/catalog';
-import { catalogMarkdown, exampleOf } from '../../functions/core/reports/catalog-table';
+} from '../../functions/core/reports/catalog/catalog';
+import { catalogMarkdown, exampleOf } from '../../functions/core/reports/catalog/catalog-table';
 
 const EXAMPLE_IDS = {
   channel: { video: 'v-c', playlist: 'p-c', channel: 'UCc' },
   contentOwner: { video: 'v-o', playlist: 'p-o', channel: 'UCo' },
 };
 
-import { METRICS } from '../../functions/core/reports/metrics';
-import { checkPageCap, isPlaylistRequest, matchReport } from '../../functions/core/reports/report-matcher';
-import { parseReportRequest, type ReportRequest } from '../../functions/core/reports/report-request';
+import { METRICS } from '../../functions/core/reports/catalog/metrics';
+import { checkPageCap, isPlaylistRequest, matchReport } from '../../functions/core/reports/catalog/report-matcher';
+import { parseReportRequest, type ReportRequest } from '../../functions/core/reports/query/report-request';
 
 const NOT_SUPPORTED = 'The query is not supported. Check the documentation at';
 
@@ -805,7 +805,7 @@ describe('catalogMarkdown', () => {
 describe('the docs are generated from the catalog', () => {
   it('README.md and docs/reports-catalog.md are up to date (npm run report-table)', async () => {
     const { readFileSync } = await import('node:fs');
-    const { CATALOG_DOC, README, renderCatalogDoc, renderReadme } = await import('../../infra/local/report-table');
+    const { CATALOG_DOC, README, renderCatalogDoc, renderReadme } = await import('../../infra/tools/report-table');
     const readme = readFileSync(README, 'utf8');
     expect(renderReadme(readme), 'run npm run report-table').toBe(readme);
     expect(readFileSync(CATALOG_DOC, 'utf8'), 'run npm run report-table').toBe(renderCatalogDoc());

@@ -1,9 +1,18 @@
 /**
- * Fact cubes (functions/core/reports/cube.ts): null-aware rollups with sorted rows, the compact storage encoding
+ * Fact cubes (functions/core/reports/storage/cube.ts): null-aware rollups with sorted rows, the compact storage encoding
  * (stable across measures added later), partitions, and facts back from a full-day cube.
  */
 import { deflateRawSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
+import { CHANNEL_BASIC, familyDims } from '../../functions/core/reports/catalog/families';
+import {
+  emptySums,
+  MEASURE_INDEX,
+  MEASURES,
+  type Measure,
+  type Value,
+} from '../../functions/core/reports/catalog/metrics';
+import { factOrder } from '../../functions/core/reports/ingest/report-file';
 import {
   type Cube,
   type FactRow,
@@ -14,7 +23,7 @@ import {
   VARIANTS,
   VIDEO_BUCKETS,
   videoBucket,
-} from '../../functions/core/reports/cube';
+} from '../../functions/core/reports/storage/cube';
 import {
   asCube,
   attributesSize,
@@ -25,10 +34,7 @@ import {
   measureAttribute,
   projectionOf,
   type StoredCube,
-} from '../../functions/core/reports/cube-codec';
-import { CHANNEL_BASIC, familyDims } from '../../functions/core/reports/families';
-import { factOrder } from '../../functions/core/reports/ingest/report-file';
-import { emptySums, MEASURE_INDEX, MEASURES, type Measure, type Value } from '../../functions/core/reports/metrics';
+} from '../../functions/core/reports/storage/cube-codec';
 
 /** A stored cube back as rows, to compare with what rollup computed. */
 const decode = (item: Readonly<CubeAttributes>) => asCube(decodeCube(item));

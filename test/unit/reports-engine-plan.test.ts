@@ -1,12 +1,14 @@
 /**
- * The report planner (functions/core/reports/engine.ts): date ranges split into whole months and edge days, the
+ * The report planner (functions/core/reports/query/engine.ts): date ranges split into whole months and edge days, the
  * cube variant chosen per period, and the item-count targets as assertions on plans. Plans are checked two ways:
  * from chooseVariant directly, and by running runCubeQuery against a recording repository that holds one item
  * for every period (so the count is what the engine really reads, not a re-derivation of it).
  */
 import { describe, expect, it } from 'vitest';
-import { VARIANTS } from '../../functions/core/reports/cube';
-import type { StoredCube } from '../../functions/core/reports/cube-codec';
+import { CHANNEL_BASIC, FAMILY_BY_CODE } from '../../functions/core/reports/catalog/families';
+import { countriesIn } from '../../functions/core/reports/catalog/geo';
+import type { MetricName } from '../../functions/core/reports/catalog/metrics';
+import { matchReport } from '../../functions/core/reports/catalog/report-matcher';
 import {
   type CubeQuery,
   chooseVariant,
@@ -15,19 +17,17 @@ import {
   readAhead,
   runCubeQuery,
   splitRange,
-} from '../../functions/core/reports/engine';
+} from '../../functions/core/reports/query/engine';
+import type { Filter, ReportRequest, SortKey } from '../../functions/core/reports/query/report-request';
+import { VARIANTS } from '../../functions/core/reports/storage/cube';
+import type { StoredCube } from '../../functions/core/reports/storage/cube-codec';
 import {
   type CubeAddress,
   type FactRepository,
   newReadStats,
   type PeriodCube,
   type ReadStats,
-} from '../../functions/core/reports/fact-repository';
-import { CHANNEL_BASIC, FAMILY_BY_CODE } from '../../functions/core/reports/families';
-import { countriesIn } from '../../functions/core/reports/geo';
-import type { MetricName } from '../../functions/core/reports/metrics';
-import { matchReport } from '../../functions/core/reports/report-matcher';
-import type { Filter, ReportRequest, SortKey } from '../../functions/core/reports/report-request';
+} from '../../functions/core/reports/storage/fact-repository';
 
 const DAY_MS = 86_400_000;
 const toMs = (day: string) => Date.parse(`${day}T00:00:00Z`);

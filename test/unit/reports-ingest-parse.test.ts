@@ -5,12 +5,12 @@
  */
 import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import type { FactRow } from '../../functions/core/reports/cube';
-import { CHANNEL_BASIC, detectFamily, familyMeasures } from '../../functions/core/reports/families';
+import { CHANNEL_BASIC, detectFamily, familyMeasures } from '../../functions/core/reports/catalog/families';
+import { MEASURE_INDEX, type Measure } from '../../functions/core/reports/catalog/metrics';
 import { CsvError, decodeText, isGzip, parseCsv } from '../../functions/core/reports/ingest/csv';
 import { type ParsedDayFile, readReportFile } from '../../functions/core/reports/ingest/report-file';
-import { MEASURE_INDEX, type Measure } from '../../functions/core/reports/metrics';
-import { metricColumns, reportColumns } from '../../infra/local/export-generator';
+import type { FactRow } from '../../functions/core/reports/storage/cube';
+import { metricColumns, reportColumns } from '../../infra/generator/export-generator';
 
 const FILE = 'UCparse/channel_basic_a3/20260305.csv';
 

@@ -5,6 +5,16 @@
  */
 import { describe, expect, it } from 'vitest';
 import {
+  CHANNEL_BASIC,
+  FAMILY_BY_CODE,
+  type FamilyDef,
+  familyDims,
+  familyMeasures,
+} from '../../functions/core/reports/catalog/families';
+import { emptySums, MEASURE_INDEX, MEASURES, type Value } from '../../functions/core/reports/catalog/metrics';
+import { blockCubes } from '../../functions/core/reports/ingest/block-cubes';
+import { monthCubes } from '../../functions/core/reports/ingest/month-cubes';
+import {
   BLOCK_MONTHS,
   blockCover,
   blockMonths,
@@ -15,17 +25,7 @@ import {
   partition,
   rollup,
   variantsOf,
-} from '../../functions/core/reports/cube';
-import {
-  CHANNEL_BASIC,
-  FAMILY_BY_CODE,
-  type FamilyDef,
-  familyDims,
-  familyMeasures,
-} from '../../functions/core/reports/families';
-import { blockCubes } from '../../functions/core/reports/ingest/block-cubes';
-import { monthCubes } from '../../functions/core/reports/ingest/month-cubes';
-import { emptySums, MEASURE_INDEX, MEASURES, type Value } from '../../functions/core/reports/metrics';
+} from '../../functions/core/reports/storage/cube';
 
 /** A small deterministic generator (mulberry32). */
 function random(seed: number) {

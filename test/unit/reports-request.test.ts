@@ -1,15 +1,15 @@
 /**
- * reports.query parameters (functions/core/reports/report-request.ts) and the catalog match / page caps of
+ * reports.query parameters (functions/core/reports/query/report-request.ts) and the catalog match / page caps of
  * report-service.ts, with Google's error wording (api-contract.md §A.1, §A.3, §A.6.2). Errors are checked as
  * DomainErrors and as the HTTP answer the one error mapper (functions/_shared/http-errors.ts) makes of them.
  */
 import { describe, expect, it } from 'vitest';
 import { toErrorResult } from '../../functions/_shared/http-errors';
 import { DomainError } from '../../functions/core/errors';
-import { newReadStats } from '../../functions/core/reports/fact-repository';
-import { matchReport } from '../../functions/core/reports/report-matcher';
-import { parseReportRequest, type ReportRequest } from '../../functions/core/reports/report-request';
-import { queryReport, type ReportDeps } from '../../functions/core/reports/report-service';
+import { matchReport } from '../../functions/core/reports/catalog/report-matcher';
+import { parseReportRequest, type ReportRequest } from '../../functions/core/reports/query/report-request';
+import { queryReport, type ReportDeps } from '../../functions/core/reports/query/report-service';
+import { newReadStats } from '../../functions/core/reports/storage/fact-repository';
 
 const NOT_SUPPORTED =
   'The query is not supported. Check the documentation at https://developers.google.com/youtube/analytics/v2/available_reports for a list of supported queries.';

@@ -3,7 +3,7 @@
  * the sum of its months, a longer block the sum of its two halves, always in that order, so a block is the same
  * whatever order its months were loaded in. A block none of whose months is stored has no cube.
  */
-import { blockMonths, blockPeriod, type Cube, type GrainDim } from '../cube';
+import { blockMonths, blockPeriod, type Cube, type GrainDim } from '../storage/cube';
 import { rollupCubes } from './month-cubes';
 
 /**

@@ -6,13 +6,13 @@
  * too; they serve nobody until the directory names an owner.
  */
 import path from 'node:path';
-import { blockMonths, blocksHolding, type Cube, type FactRow, fullDayOf, rollup, variantsOf } from '../cube';
-import { asCube } from '../cube-codec';
-import type { FactRepository, MonthManifest } from '../fact-repository';
-import { newReadStats } from '../fact-repository';
-import { type FamilyDef, familyMeasures, familyOfReportType } from '../families';
-import { MEASURE_INDEX } from '../metrics';
-import type { RateRepository } from '../rate-repository';
+import { type FamilyDef, familyMeasures, familyOfReportType } from '../catalog/families';
+import { MEASURE_INDEX } from '../catalog/metrics';
+import { blockMonths, blocksHolding, type Cube, type FactRow, fullDayOf, rollup, variantsOf } from '../storage/cube';
+import { asCube } from '../storage/cube-codec';
+import type { FactRepository, MonthManifest } from '../storage/fact-repository';
+import { newReadStats } from '../storage/fact-repository';
+import type { RateRepository } from '../storage/rate-repository';
 import { blockCubes } from './block-cubes';
 import { CsvError, decodeText, parseCsv } from './csv';
 import { monthCubes } from './month-cubes';

@@ -4,6 +4,10 @@
  * are then summed a few times, not once per variant. Sums run in a fixed order (days ascending, then rows in the
  * order of their source), so the cubes are the same however the month's days were loaded.
  */
+
+import type { FamilyDef } from '../catalog/families';
+import { COUNTRY_REGIONS } from '../catalog/geo';
+import { addInto, emptySums, type Sums } from '../catalog/metrics';
 import {
   type Cube,
   type CubeRow,
@@ -14,10 +18,7 @@ import {
   type PartitionKind,
   variantsOf,
   videoBucket,
-} from '../cube';
-import type { FamilyDef } from '../families';
-import { COUNTRY_REGIONS } from '../geo';
-import { addInto, emptySums, type Sums } from '../metrics';
+} from '../storage/cube';
 
 export interface PeriodCubeOut {
   readonly variant: string;

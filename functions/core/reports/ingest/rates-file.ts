@@ -2,7 +2,7 @@
  * Reads an exchange-rates file: CSV with the header `date,currency,units_per_usd` (any column order), one row per
  * day and currency, `date` as YYYYMMDD. Rejected whole, naming file, line and column, at the first bad value.
  */
-import type { DailyRate } from '../rate-repository';
+import type { DailyRate } from '../storage/rate-repository';
 import { CsvError, type CsvTable } from './csv';
 
 export const RATE_COLUMNS = ['date', 'currency', 'units_per_usd'] as const;

@@ -3,9 +3,10 @@
  * name (their order varies between files); a metric column a version lacks is null, not 0; the whole file is
  * rejected, naming file, line and column, at the first malformed value.
  */
-import { type FactRow, fullDayOf } from '../cube';
-import { detectFamily, type FamilyDef } from '../families';
-import { emptySums, MEASURE_INDEX, type Sums } from '../metrics';
+
+import { detectFamily, type FamilyDef } from '../catalog/families';
+import { emptySums, MEASURE_INDEX, type Sums } from '../catalog/metrics';
+import { type FactRow, fullDayOf } from '../storage/cube';
 import { CsvError, type CsvTable } from './csv';
 
 export interface ParsedDayFile {

@@ -19,7 +19,7 @@ import {
   SHARING_SERVICES,
   SUBSCRIBED_STATUS,
   TRAFFIC_SOURCE_TYPES,
-} from './ingest/code-tables';
+} from '../ingest/code-tables';
 import type { Measure } from './metrics';
 
 /** Parses one cell into the stored dimension value; undefined means malformed (the file is rejected). */

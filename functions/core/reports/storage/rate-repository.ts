@@ -3,10 +3,10 @@
  * A day without a rate uses the latest earlier one; days before the first loaded rate use the first.
  */
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { batchWriteAll } from '../db/batch-write';
-import { keys } from '../db/keys';
-import { queryAll } from '../db/query-all';
-import type { TableContext } from '../directory/directory-repository';
+import { batchWriteAll } from '../../db/batch-write';
+import { keys } from '../../db/keys';
+import { queryAll } from '../../db/query-all';
+import type { TableContext } from '../../directory/directory-repository';
 
 export interface DailyRate {
   readonly day: string;

@@ -1,5 +1,5 @@
 /**
- * Extension data (functions/core/reports/families.ts: EXT, CITY, RETENTION): per-video traits the bulk exports do not
+ * Extension data (functions/core/reports/catalog/families.ts: EXT, CITY, RETENTION): per-video traits the bulk exports do not
  * carry (creator content type, the YouTube app the views come from, paid promotion, an audience-retention curve) and
  * the helpers that slice views by them. The traits come from a stream of their own keyed by (seed, channel), so the
  * bulk files stay byte-identical and a video has the same traits in every file and on every day.

@@ -6,7 +6,7 @@
  *
  * Besides the bulk report types, the EXTENSION layouts (version x1: city, audience retention, channel revenue and ad
  * rates, playlist demographics) and the extension columns creator_content_type / youtube_product carry what the service accepts beyond the
- * bulk exports (functions/core/reports/families.ts); the generator writes them only when asked.
+ * bulk exports (functions/core/reports/catalog/families.ts); the generator writes them only when asked.
  */
 import {
   AD_TYPES,
@@ -244,7 +244,7 @@ export const REPORT_FAMILIES: readonly ReportFamily[] = [
 ];
 
 // ---------------------------------------------------------------------------------------------------------------
-// Extensions (functions/core/reports/families.ts: EXT, CITY, RETENTION and the families XY, XR, XV, XA, XP, YP, YY, YR)
+// Extensions (functions/core/reports/catalog/families.ts: EXT, CITY, RETENTION and the families XY, XR, XV, XA, XP, YP, YY, YR)
 
 /** The extension columns a video report file may carry, after its documented dimensions. */
 export const EXTENSION_COLUMNS = ['creator_content_type', 'youtube_product'] as const;

@@ -4,6 +4,17 @@
  * channel-level report reads one item per month and one per edge day whatever the number of videos.
  */
 import { isDeepStrictEqual } from 'node:util';
+import type { FamilyDef } from '../catalog/families';
+import {
+  MEASURE_INDEX,
+  MEASURES,
+  METRICS,
+  type Measure,
+  type MetricName,
+  MONEY_MEASURES,
+  measuresFor,
+  type Value,
+} from '../catalog/metrics';
 import {
   blockCover,
   blockMonths,
@@ -15,8 +26,8 @@ import {
   VIDEO_BUCKETS,
   variantsOf,
   videoBucket,
-} from './cube';
-import type { CubeColumns, KeyColumn, StoredCube } from './cube-codec';
+} from '../storage/cube';
+import type { CubeColumns, KeyColumn, StoredCube } from '../storage/cube-codec';
 import {
   addStats,
   type CubeAddress,
@@ -24,18 +35,7 @@ import {
   newReadStats,
   type PeriodCube,
   type ReadStats,
-} from './fact-repository';
-import type { FamilyDef } from './families';
-import {
-  MEASURE_INDEX,
-  MEASURES,
-  METRICS,
-  type Measure,
-  type MetricName,
-  MONEY_MEASURES,
-  measuresFor,
-  type Value,
-} from './metrics';
+} from '../storage/fact-repository';
 import { notSupported, type SortKey } from './report-request';
 
 /** A query dimension: `day`, `month`, or a dimension of the family's facts. */

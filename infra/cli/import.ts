@@ -1,25 +1,30 @@
 /**
- * `npm run import -- <files or folders> [--type REPORT_TYPE] [--channel UC…] [--content-owner ID]` loads Reporting
- * API daily files of any report type (plain or gzip) into the local table that `npm start` uses, with a progress
- * bar and a summary.
+ * `npm run import -- <files or folders> [--type REPORT_TYPE] [--channel UC…] [--content-owner ID] [--table NAME
+ * --region REGION]` loads Reporting API daily files of any report type (plain or gzip) into the local table that
+ * `npm start` uses (or a deployed one), with a progress bar and a summary.
  * A malformed file is rejected whole (file, line, column); the others still load. Exit code 1 if any was rejected.
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { dynamoFactRepository } from '../../functions/core/reports/fact-repository';
-import { familyOfReportType } from '../../functions/core/reports/families';
+import { familyOfReportType } from '../../functions/core/reports/catalog/families';
 import { type IngestFile, ingestFiles } from '../../functions/core/reports/ingest/ingest-service';
-import { dynamoRateRepository } from '../../functions/core/reports/rate-repository';
-import { openLocalTable } from './local-table';
+import { dynamoFactRepository } from '../../functions/core/reports/storage/fact-repository';
+import { dynamoRateRepository } from '../../functions/core/reports/storage/rate-repository';
+import { openTargetTable, TARGET_OPTIONS, TARGET_USAGE, UsageError } from './target-table';
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
-  options: { type: { type: 'string' }, channel: { type: 'string' }, 'content-owner': { type: 'string' } },
+  options: {
+    type: { type: 'string' },
+    channel: { type: 'string' },
+    'content-owner': { type: 'string' },
+    ...TARGET_OPTIONS,
+  },
 });
 if (positionals.length === 0 || (values.type && !familyOfReportType(values.type))) {
   console.error(
-    'usage: npm run import -- <files or folders> [--type REPORT_TYPE (e.g. channel_basic_a3)] [--channel UC…] [--content-owner ID]',
+    `usage: npm run import -- <files or folders> [--type REPORT_TYPE (e.g. channel_basic_a3)] [--channel UC…] [--content-owner ID] ${TARGET_USAGE}`,
   );
   process.exit(2);
 }
@@ -35,7 +40,11 @@ function collect(target: string): string[] {
 
 const paths = positionals.flatMap((p) => collect(path.resolve(p)));
 const files: IngestFile[] = paths.map((p) => ({ name: p, read: async () => readFileSync(p) }));
-const table = await openLocalTable();
+const table = await openTargetTable(values).catch((err: unknown) => {
+  if (!(err instanceof UsageError)) throw err;
+  console.error(`import: ${err.message}`);
+  process.exit(2);
+});
 const bar = (done: number, total: number) => {
   const width = 30;
   const filled = Math.round((done / Math.max(total, 1)) * width);

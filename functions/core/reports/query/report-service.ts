@@ -2,21 +2,21 @@
  * reports.query: which report the request is (the catalog), whose data it may see (the directory), what a
  * group filter stands for, which report families answer its metrics, and the answer from the cube engine.
  */
-import { actorKey, type ChannelLinks, type DirectoryRepository, type Profile } from '../directory/directory';
-import { permissionDenied } from '../errors';
-import { effectiveItemType } from '../groups/group';
-import { isGroupIdShape } from '../groups/group-commands';
-import type { GroupRepository } from '../groups/group-repository';
-import type { ScopeName } from '../scopes';
-import { MONETARY_METRICS, type ReportDef } from './catalog';
+import { actorKey, type ChannelLinks, type DirectoryRepository, type Profile } from '../../directory/directory';
+import { permissionDenied } from '../../errors';
+import { effectiveItemType } from '../../groups/group';
+import { isGroupIdShape } from '../../groups/group-commands';
+import type { GroupRepository } from '../../groups/group-repository';
+import type { ScopeName } from '../../scopes';
+import { MONETARY_METRICS, type ReportDef } from '../catalog/catalog';
+import { FAMILIES, type FamilyDef, familyDims, familyMeasures, isExtension } from '../catalog/families';
+import { CONTINENTS, countriesIn, isCountryCode, SUB_CONTINENTS } from '../catalog/geo';
+import { isSupportedMetric, METRICS, type MetricName, MONEY_MEASURES } from '../catalog/metrics';
+import { checkPageCap, matchReport } from '../catalog/report-matcher';
+import { ANALYTICS_VALUES } from '../ingest/code-tables';
+import type { FactRepository, ReadStats } from '../storage/fact-repository';
+import type { RateRepository } from '../storage/rate-repository';
 import { type CubeQuery, type MetricSource, type ResultTable, readAhead, runCubeQuery } from './engine';
-import type { FactRepository, ReadStats } from './fact-repository';
-import { FAMILIES, type FamilyDef, familyDims, familyMeasures, isExtension } from './families';
-import { CONTINENTS, countriesIn, isCountryCode, SUB_CONTINENTS } from './geo';
-import { ANALYTICS_VALUES } from './ingest/code-tables';
-import { isSupportedMetric, METRICS, type MetricName, MONEY_MEASURES } from './metrics';
-import type { RateRepository } from './rate-repository';
-import { checkPageCap, matchReport } from './report-matcher';
 import { invalidValue, notSupported, type ReportRequest } from './report-request';
 
 export interface ReportDeps {

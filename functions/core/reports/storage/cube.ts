@@ -4,10 +4,11 @@
  * dimensions with the additive measures of metrics.ts; it is stored per period (a day or a month) and, for some
  * variants, per partition value (one video, one country). The planner picks the cheapest variant that can answer.
  */
+
+import { type FamilyDef, familyDims } from '../catalog/families';
+import { COUNTRY_REGIONS } from '../catalog/geo';
+import { addInto, emptySums, type StoredSums, type Sums } from '../catalog/metrics';
 import { rowsOf, type StoredCube } from './cube-codec';
-import { type FamilyDef, familyDims } from './families';
-import { COUNTRY_REGIONS } from './geo';
-import { addInto, emptySums, type StoredSums, type Sums } from './metrics';
 
 /** A dimension facts are keyed by: an Analytics dimension name such as `video` or `insightTrafficSourceType`. */
 export type GrainDim = string;

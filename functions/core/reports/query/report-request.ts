@@ -2,8 +2,8 @@
  * reports.query parameters (api-contract.md §A.1): parsing and syntax checks, with Google's error wording.
  * Whether the combination is a supported report is decided against the catalog (report-matcher.ts).
  */
-import { DomainError, invalidArgument, required } from '../errors';
-import { KNOWN_DIMENSIONS, KNOWN_METRICS } from './catalog';
+import { DomainError, invalidArgument, required } from '../../errors';
+import { KNOWN_DIMENSIONS, KNOWN_METRICS } from '../catalog/catalog';
 
 export interface Filter {
   readonly name: string;

@@ -1,11 +1,11 @@
 /**
- * `npm run report-table`: renders the report catalog (functions/core/reports/catalog-table.ts) into the README's
+ * `npm run report-table`: renders the report catalog (functions/core/reports/catalog/catalog-table.ts) into the README's
  * report list (between its report-table markers) and into docs/reports-catalog.md (every rule of every report).
  * A unit test fails when either is out of date, so the docs cannot drift from what the matcher accepts.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
-import { catalogMarkdown, catalogSummaryMarkdown } from '../../functions/core/reports/catalog-table';
-import { DEMO_EXAMPLE_IDS } from './demo-world';
+import { catalogMarkdown, catalogSummaryMarkdown } from '../../functions/core/reports/catalog/catalog-table';
+import { DEMO_EXAMPLE_IDS } from '../local/demo-world';
 
 export const README = new URL('../../README.md', import.meta.url);
 export const CATALOG_DOC = new URL('../../docs/reports-catalog.md', import.meta.url);
@@ -21,7 +21,7 @@ export function renderReadme(readme: string): string {
 }
 
 export const renderCatalogDoc = () =>
-  `# The report catalog\n\nGenerated from functions/core/reports/catalog.ts by \`npm run report-table\`; do not edit by hand. ` +
+  `# The report catalog\n\nGenerated from functions/core/reports/catalog/catalog.ts by \`npm run report-table\`; do not edit by hand. ` +
   "Notation as in Google's available-reports page: Req = required, Opt = optional, 0/1 of = at most one, 1 of = " +
   'exactly one, 1+ of = at least one, 0+ of = any subset. Examples use the demo world (alice for channel reports, ' +
   'demo-co for content-owner reports).\n\n' +

@@ -3,10 +3,10 @@
  * (never a Scan); writes are idempotent replacements keyed by (family, channel, variant, partition, period).
  */
 import { GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { batchWriteAll } from '../db/batch-write';
-import { keyReader } from '../db/key-reader';
-import { keys } from '../db/keys';
-import type { TableContext } from '../directory/directory-repository';
+import { batchWriteAll } from '../../db/batch-write';
+import { keyReader } from '../../db/key-reader';
+import { keys } from '../../db/keys';
+import type { TableContext } from '../../directory/directory-repository';
 import type { Cube } from './cube';
 import {
   attributesSize,

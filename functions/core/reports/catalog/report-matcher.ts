@@ -4,8 +4,9 @@
  * objects to: the one that passes the most checks below, in their order. Page caps are checked after the match and
  * give Google's "Invalid value" instead.
  */
+
+import { invalidValue, notSupported, type ReportRequest } from '../query/report-request';
 import { PLAYLIST_METRICS, REPORTS, type ReportDef, ruleNames, ruleViolation } from './catalog';
-import { invalidValue, notSupported, type ReportRequest } from './report-request';
 
 /**
  * A playlist report: the `playlist` dimension or filter, or a `group` filter with playlist metrics (§A.3.2). A

@@ -12,8 +12,8 @@
  * Items written by earlier releases (one `cube` attribute, row-major) still decode (decodeRowMajor).
  */
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
+import { MEASURE_INDEX, MEASURES, type Measure } from '../catalog/metrics';
 import type { Cube, CubeRow, GrainDim } from './cube';
-import { MEASURE_INDEX, MEASURES, type Measure } from './metrics';
 
 export type CubeAttributes = Record<string, string | Uint8Array>;
 
