@@ -1,12 +1,13 @@
-/** The one stack: table, authorizer and the routed REST API, plus the URLs and names operators need. */
-import { CfnOutput, Duration, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
-import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
-import { BlockPublicAccess, Bucket, BucketEncryption, EventType } from 'aws-cdk-lib/aws-s3';
-import { LambdaDestination } from 'aws-cdk-lib/aws-s3-notifications';
+/**
+ * The one stack: table, authorizer, the routed REST API and the cloud ingest, plus the URLs and names operators need.
+ * Each part is a construct of infra/constructs/; this file only wires them together.
+ */
+import { CfnOutput, Duration, Stack, type StackProps } from 'aws-cdk-lib';
 import type { Construct } from 'constructs';
 import type { StackConfig } from '../config';
 import { ApiFunction } from '../constructs/api-function';
 import { AppTable } from '../constructs/app-table';
+import { ExportIngest } from '../constructs/export-ingest';
 import { RoutedRestApi } from '../constructs/routed-rest-api';
 
 export type AnalyticsApiStackProps = StackProps & StackConfig;
@@ -31,38 +32,12 @@ export class AnalyticsApiStack extends Stack {
 
     const api = new RoutedRestApi(this, 'RoutedRestApi', { ...props, table, authorizerFn });
 
-    // Analytics exports land here (any prefix; the key's UC… segment and YYYYMMDD name a header-only file's
-    // channel and day) and are loaded by the same ingest service `npm run import` runs locally.
-    const exportsBucket = new Bucket(this, 'ExportsBucket', {
-      encryption: BucketEncryption.S3_MANAGED,
-      blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
-      enforceSSL: true,
-      versioned: true,
-      removalPolicy: RemovalPolicy.RETAIN,
-    });
-    const ingestFn = new ApiFunction(this, 'IngestFn', {
-      entry: 'functions/ingest/s3-ingest.ts',
-      memorySize: 1536,
-      timeout: Duration.minutes(5),
-      // One at a time: a file's month is recomputed from all its days, so loads of one month must not interleave.
-      reservedConcurrentExecutions: 1,
-      environment: { TABLE_NAME: table.tableName },
-    });
-    exportsBucket.grantRead(ingestFn);
-    ingestFn.addToRolePolicy(
-      new PolicyStatement({
-        actions: ['dynamodb:GetItem', 'dynamodb:Query', 'dynamodb:PutItem', 'dynamodb:BatchWriteItem'],
-        resources: [table.tableArn],
-      }),
-    );
-    for (const suffix of ['.csv', '.csv.gz']) {
-      exportsBucket.addEventNotification(EventType.OBJECT_CREATED, new LambdaDestination(ingestFn), { suffix });
-    }
+    const ingest = new ExportIngest(this, 'ExportIngest', { table });
 
     new CfnOutput(this, 'ApiUrl', { value: api.api.url, description: 'Invoke URL of the REST API stage' });
     new CfnOutput(this, 'TableName', { value: table.tableName });
     new CfnOutput(this, 'ExportsBucketName', {
-      value: exportsBucket.bucketName,
+      value: ingest.bucket.bucketName,
       description: 'Drop Reporting API exports here',
     });
     new CfnOutput(this, 'ReportingBaseUrl', { value: api.reportingBaseUrl, description: '{base_url} (/v2)' });

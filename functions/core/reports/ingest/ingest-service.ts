@@ -23,6 +23,29 @@ export interface IngestFile {
   /** A path or object key: its YYYYMMDD and UC… segments name the day and channel of a header-only file. */
   readonly name: string;
   read(): Promise<Uint8Array>;
+  /** The Reporting API report this file is (connected-channel sync; S3 object metadata `report-id`). */
+  readonly reportId?: string;
+  /**
+   * The report's createTime (RFC 3339; S3 object metadata `create-time`). Google restates a day as a new report with
+   * a newer createTime: a file older than the one a day was loaded from is skipped (IngestSummary.skipped).
+   */
+  readonly createTime?: string;
+}
+
+/** The videos and playlists one owner's files named: the owner's resources, which groups may then hold. */
+export interface SeenResources {
+  readonly owner: { readonly type: 'channel' | 'contentOwner'; readonly id: string };
+  /** Video id → the channel (`channel_id`) of the rows naming it. */
+  readonly videos: ReadonlyMap<string, string>;
+  /** Playlist id → the channel of the rows naming it. */
+  readonly playlists: ReadonlyMap<string, string>;
+  /** Content-owner files: the videos some row marks `claimed_status=claimed`. */
+  readonly claimed: ReadonlySet<string>;
+}
+
+/** Where ingest reports the resources it saw (the directory records them; core/directory). */
+export interface ResourceSink {
+  record(seen: readonly SeenResources[]): Promise<void>;
 }
 
 export interface IngestOptions {
@@ -35,6 +58,8 @@ export interface IngestOptions {
   readonly onFile?: (done: number, total: number, file: string) => void;
   /** Where `exchange_rates*.csv` files go (date, currency, units_per_usd). */
   readonly rates?: RateRepository;
+  /** Told, after the files' facts are stored, which videos and playlists each owner's files named. */
+  readonly resources?: ResourceSink;
   readonly now?: () => Date;
 }
 
@@ -45,6 +70,8 @@ export interface IngestSummary {
   /** Distinct (channel, day) pairs written. */
   days: number;
   rejected: { file: string; message: string }[];
+  /** Files not loaded because the day was already loaded from a newer report (createTime). */
+  skipped: { file: string; reason: string }[];
   seconds: number;
 }
 
@@ -99,7 +126,16 @@ export async function ingestFiles(
 ): Promise<IngestSummary> {
   const started = performance.now();
   const now = options.now ?? (() => new Date());
-  const summary: IngestSummary = { files: files.length, loaded: 0, rows: 0, days: 0, rejected: [], seconds: 0 };
+  const summary: IngestSummary = {
+    files: files.length,
+    loaded: 0,
+    rows: 0,
+    days: 0,
+    rejected: [],
+    skipped: [],
+    seconds: 0,
+  };
+  const seen = new ResourceCollector();
   let done = 0;
   const progress = (file: string) => options.onFile?.(++done, files.length, file);
 
@@ -171,6 +207,7 @@ export async function ingestFiles(
           );
         }
         for (const [owner, facts] of parsed.byOwner) {
+          if (options.resources) seen.add(parsed.family, owner, facts);
           const key = `${parsed.family.code}|${owner}`;
           const entry = batch.get(key) ?? { family: parsed.family, owner, days: new Map() };
           entry.days.set(parsed.day as string, { facts, file: parsed });
@@ -197,6 +234,7 @@ export async function ingestFiles(
   }
   await inFlight;
   for (const { family, owner, months } of touched.values()) await writeBlocks(repo, family, owner, months);
+  if (options.resources && seen.size > 0) await options.resources.record(seen.list());
   summary.seconds = (performance.now() - started) / 1000;
   return summary;
 }
@@ -212,6 +250,42 @@ async function writeBlocks(repo: FactRepository, def: FamilyDef, channel: string
     const stored = await repo.read(address, `M#${spanned[0]}`, `M#${spanned[spanned.length - 1]}`, newReadStats());
     const byMonth = new Map(stored.map(({ period, cube }) => [period.slice(2), { ...asCube(cube), measures: only }]));
     await repo.replace(blockCubes(v.grain, byMonth, blocks, only).map((c) => ({ ...address, ...c })));
+  }
+}
+
+/** Collects, per owner, the videos and playlists the loaded facts name. */
+class ResourceCollector {
+  private readonly byOwner = new Map<
+    string,
+    SeenResources & { videos: Map<string, string>; playlists: Map<string, string>; claimed: Set<string> }
+  >();
+
+  get size(): number {
+    return this.byOwner.size;
+  }
+
+  add(family: FamilyDef, owner: string, facts: readonly FactRow[]): void {
+    const type = family.owner;
+    const key = `${type}:${owner}`;
+    let entry = this.byOwner.get(key);
+    if (!entry) {
+      entry = { owner: { type, id: owner }, videos: new Map(), playlists: new Map(), claimed: new Set() };
+      this.byOwner.set(key, entry);
+    }
+    for (const f of facts) {
+      const channel = type === 'channel' ? owner : (f.dims.channel ?? '');
+      const video = f.dims.video;
+      if (video) {
+        entry.videos.set(video, channel);
+        if (f.dims.claimedStatus === 'claimed') entry.claimed.add(video);
+      }
+      const playlist = f.dims.playlist;
+      if (playlist) entry.playlists.set(playlist, channel);
+    }
+  }
+
+  list(): SeenResources[] {
+    return [...this.byOwner.values()];
   }
 }
 
