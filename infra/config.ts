@@ -23,6 +23,20 @@ export interface StackConfig {
   readonly reportingDomain?: CustomDomain;
   /** Serves {admin_url} (the /v1alpha admin API). */
   readonly adminDomain?: CustomDomain;
+  /** Creates API Gateway's account-wide CloudWatch role (needed for access and execution logs); off when the account already has one. */
+  readonly apiCloudWatchRole: boolean;
+  /** Memory of the ingest function (CPU scales with it). */
+  readonly ingestMemoryMb: number;
+  /** /tmp of the ingest function (the ingest may spill sorted runs there). */
+  readonly ingestEphemeralStorageMb: number;
+  /** Files loaded at once at most (the queue's event source mapping): bounds the write load on the table. */
+  readonly ingestMaxConcurrency: number;
+  /** Queue messages (files) per ingest invocation. */
+  readonly ingestBatchSize: number;
+  /** The ingest-lag alarm fires when a file waits longer than this from landing to loaded. */
+  readonly ingestLagAlarmMinutes: number;
+  /** Every alarm notifies this address through an SNS topic (a subscription the address must confirm). */
+  readonly alarmEmail?: string;
 }
 
 /**
@@ -48,6 +62,13 @@ const SETTINGS = {
   reportingCertificateArn: 'REPORTING_CERTIFICATE_ARN',
   adminDomainName: 'ADMIN_DOMAIN_NAME',
   adminCertificateArn: 'ADMIN_CERTIFICATE_ARN',
+  apiCloudWatchRole: 'API_CLOUDWATCH_ROLE',
+  ingestMemoryMb: 'INGEST_MEMORY_MB',
+  ingestEphemeralStorageMb: 'INGEST_EPHEMERAL_STORAGE_MB',
+  ingestMaxConcurrency: 'INGEST_MAX_CONCURRENCY',
+  ingestBatchSize: 'INGEST_BATCH_SIZE',
+  ingestLagAlarmMinutes: 'INGEST_LAG_ALARM_MINUTES',
+  alarmEmail: 'ALARM_EMAIL',
 } as const;
 
 type SettingKey = keyof typeof SETTINGS;
@@ -60,12 +81,19 @@ export function loadConfig(getContext: (key: string) => unknown, env: NodeJS.Pro
     return value === '' ? undefined : value;
   };
 
-  const int = (key: SettingKey, fallback: number, max: number): number => {
+  const int = (key: SettingKey, fallback: number, max: number, min = 0): number => {
     const value = get(key);
     if (value === undefined) return fallback;
     const n = Number(value);
-    if (!Number.isInteger(n) || n < 0 || n > max) throw new Error(`${key} must be an integer from 0 to ${max}`);
+    if (!Number.isInteger(n) || n < min || n > max) throw new Error(`${key} must be an integer from ${min} to ${max}`);
     return n;
+  };
+
+  const bool = (key: SettingKey, fallback: boolean): boolean => {
+    const value = get(key)?.toLowerCase();
+    if (value === undefined) return fallback;
+    if (value !== 'true' && value !== 'false') throw new Error(`${key} must be true or false`);
+    return value === 'true';
   };
 
   const domain = (nameKey: SettingKey, certKey: SettingKey): CustomDomain | undefined => {
@@ -87,10 +115,21 @@ export function loadConfig(getContext: (key: string) => unknown, env: NodeJS.Pro
     throttlingBurstLimit: int('throttlingBurstLimit', 200, 5_000),
     reportingDomain: domain('reportingDomainName', 'reportingCertificateArn'),
     adminDomain: domain('adminDomainName', 'adminCertificateArn'),
+    apiCloudWatchRole: bool('apiCloudWatchRole', true),
+    // Lambda's limits: memory 128-10240 MB, /tmp 512-10240 MB; an SQS event source's maximum concurrency 2-1000.
+    ingestMemoryMb: int('ingestMemoryMb', 3008, 10_240, 128),
+    ingestEphemeralStorageMb: int('ingestEphemeralStorageMb', 2048, 10_240, 512),
+    ingestMaxConcurrency: int('ingestMaxConcurrency', 10, 1000, 2),
+    ingestBatchSize: int('ingestBatchSize', 1, 10, 1),
+    ingestLagAlarmMinutes: int('ingestLagAlarmMinutes', 60, 24 * 60, 1),
+    alarmEmail: get('alarmEmail'),
   };
 
   // aws-jwt-verify refuses non-https JWKS URIs; fail at synth rather than on the first request.
   if (!config.jwksUri.startsWith('https://')) throw new Error('jwksUri must be an https:// URL');
   if (!/^[A-Za-z0-9_]+$/.test(config.stageName)) throw new Error('stageName may hold only letters, digits and _');
+  if (config.alarmEmail !== undefined && !/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(config.alarmEmail)) {
+    throw new Error('alarmEmail must be an e-mail address');
+  }
   return config;
 }

@@ -1,13 +1,13 @@
 /**
- * The handler wrapper: request parsing, the principal, logging context and the single catch that turns errors
- * into Google-shaped responses. Handlers built on it contain no try/catch and no status codes.
+ * The handler wrapper: request parsing, the principal, logging context, metrics and the single catch that turns
+ * errors into Google-shaped responses. Handlers built on it contain no try/catch and no status codes.
  */
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import { invalidArgument } from '../core/errors';
 import type { RouteId } from '../routes';
 import { env } from './env';
 import { toErrorResult } from './http-errors';
-import { logger } from './logger';
+import { type InvocationFigures, measured, withRequestContext } from './observability';
 import { type Principal, principalFrom } from './principal';
 
 export interface HttpRequest {
@@ -17,6 +17,8 @@ export interface HttpRequest {
   readonly body: unknown;
   readonly principal: Principal;
   readonly requestId: string;
+  /** What the operation measured besides its latency (published with it when the request ends). */
+  readonly figures: InvocationFigures;
 }
 
 export interface HandlerOptions {
@@ -31,24 +33,25 @@ export function httpHandler(
   options: HandlerOptions,
   run: (req: HttpRequest) => Promise<APIGatewayProxyResult>,
 ): ProxyHandler {
-  return async (event, context) => {
+  const handle = async (event: APIGatewayProxyEvent, context?: Context) => {
     const requestId = event.requestContext?.requestId ?? context?.awsRequestId ?? 'local';
-    logger.appendKeys({ operation, correlation_id: requestId });
-    try {
-      const principal = principalFrom(event, env.scopeBase, Math.floor(Date.now() / 1000));
-      return await run({
-        query: readQuery(event),
-        pathParameters: (event.pathParameters ?? {}) as Record<string, string>,
-        body: readBody(event, options.body),
-        principal,
-        requestId,
-      });
-    } catch (err) {
-      return toErrorResult(err, requestId);
-    } finally {
-      logger.removeKeys(['operation', 'correlation_id']);
-    }
+    return measured(operation, async (figures) => {
+      try {
+        const principal = principalFrom(event, env.scopeBase, Math.floor(Date.now() / 1000));
+        return await run({
+          query: readQuery(event),
+          pathParameters: (event.pathParameters ?? {}) as Record<string, string>,
+          body: readBody(event, options.body),
+          principal,
+          requestId,
+          figures,
+        });
+      } catch (err) {
+        return toErrorResult(err, requestId);
+      }
+    });
   };
+  return withRequestContext(operation, handle, (event) => event.requestContext?.requestId);
 }
 
 /** Single-valued query parameters; a parameter given twice is ambiguous and refused. */

@@ -1,7 +1,7 @@
 /** Lambda entry of the authorizer: the verifier for the stack's issuer, audience and JWKS URI. */
 import { env } from '../_shared/env';
 import { logger } from '../_shared/logger';
-import { makeAuthorizer } from './authorize';
+import { makeLambdaAuthorizer } from './authorize';
 import { makeDecide } from './decide';
 import { createVerifier } from './verifier';
 
@@ -14,4 +14,4 @@ const verifier = createVerifier({ issuer, audience, jwksUri });
 // Fetch the JWKS during INIT; if that fails the first verify fetches lazily (README of aws-jwt-verify).
 await verifier.hydrate().catch((error: unknown) => logger.warn('JWKS hydrate failed', { error: String(error) }));
 
-export const handler = makeAuthorizer(makeDecide(verifier, env.scopeBase));
+export const handler = makeLambdaAuthorizer(makeDecide(verifier, env.scopeBase));

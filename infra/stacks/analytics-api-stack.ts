@@ -1,18 +1,22 @@
 /**
- * The one stack: table, authorizer, the routed REST API and the cloud ingest, plus the URLs and names operators need.
- * Each part is a construct of infra/constructs/; this file only wires them together.
+ * The one stack: table, authorizer, the routed REST API, the cloud ingest and its monitoring, plus the URLs and names
+ * operators need. Each part is a construct of infra/constructs/; this file only wires them together.
  */
-import { CfnOutput, Duration, Stack, type StackProps } from 'aws-cdk-lib';
+import { Aws, CfnOutput, Duration, Fn, Stack, type StackProps } from 'aws-cdk-lib';
 import type { Construct } from 'constructs';
 import type { StackConfig } from '../config';
 import { ApiFunction } from '../constructs/api-function';
 import { AppTable } from '../constructs/app-table';
 import { ExportIngest } from '../constructs/export-ingest';
+import { Monitoring } from '../constructs/monitoring';
 import { RoutedRestApi } from '../constructs/routed-rest-api';
+import { acknowledge } from '../nag';
 
 export type AnalyticsApiStackProps = StackProps & StackConfig;
 
 export class AnalyticsApiStack extends Stack {
+  readonly monitoring: Monitoring;
+
   constructor(scope: Construct, id: string, props: AnalyticsApiStackProps) {
     super(scope, id, props);
 
@@ -32,7 +36,17 @@ export class AnalyticsApiStack extends Stack {
 
     const api = new RoutedRestApi(this, 'RoutedRestApi', { ...props, table, authorizerFn });
 
-    const ingest = new ExportIngest(this, 'ExportIngest', { table });
+    const ingest = new ExportIngest(this, 'ExportIngest', { ...props, table });
+
+    this.monitoring = new Monitoring(this, 'Monitoring', {
+      ...props,
+      api: api.api,
+      authorizerFn,
+      routeFunctions: api.functions,
+      ingest,
+    });
+
+    this.acknowledgeCdkInternals();
 
     new CfnOutput(this, 'ApiUrl', { value: api.api.url, description: 'Invoke URL of the REST API stage' });
     new CfnOutput(this, 'TableName', { value: table.tableName });
@@ -40,6 +54,27 @@ export class AnalyticsApiStack extends Stack {
       value: ingest.bucket.bucketName,
       description: 'Drop Reporting API exports here',
     });
+    new CfnOutput(this, 'IngestQueueName', { value: ingest.queue.queueName });
+    new CfnOutput(this, 'IngestQueueArn', { value: ingest.queue.queueArn });
+    new CfnOutput(this, 'IngestDeadLetterQueueName', {
+      value: ingest.deadLetterQueue.queueName,
+      description: 'Export files that failed to load after every retry (README: redrive)',
+    });
+    new CfnOutput(this, 'IngestDeadLetterQueueArn', { value: ingest.deadLetterQueue.queueArn });
+    const dashboardName = this.monitoring.dashboard.dashboardName;
+    new CfnOutput(this, 'DashboardName', { value: dashboardName });
+    new CfnOutput(this, 'DashboardUrl', {
+      value: Fn.join('', [
+        `https://console.aws.amazon.com/cloudwatch/home?region=${Aws.REGION}#dashboards:name=`,
+        dashboardName,
+      ]),
+    });
+    if (this.monitoring.topic) {
+      new CfnOutput(this, 'AlarmTopicArn', {
+        value: this.monitoring.topic.topicArn,
+        description: 'Every alarm notifies this topic (confirm the e-mail subscription first)',
+      });
+    }
     new CfnOutput(this, 'ReportingBaseUrl', { value: api.reportingBaseUrl, description: '{base_url} (/v2)' });
     new CfnOutput(this, 'AdminBaseUrl', { value: api.adminBaseUrl, description: '{admin_url} (/v1alpha)' });
     for (const [label, domain] of api.domains) {
@@ -47,6 +82,19 @@ export class AnalyticsApiStack extends Stack {
         value: domain.domainNameAliasDomainName,
         description: `DNS target (CNAME or alias record) of the ${label.toLowerCase()} custom domain`,
       });
+    }
+  }
+
+  /** Findings on resources CDK adds by itself at the stack's root (found by id: CDK names them). */
+  private acknowledgeCdkInternals(): void {
+    for (const child of this.node.children) {
+      if (child.node.id.startsWith('BucketNotificationsHandler')) {
+        acknowledge(
+          child,
+          'IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AWSLambdaBasicExecutionRole]',
+          'CDK’s own handler that sets the bucket notifications at deploy time; its role is CDK’s',
+        );
+      }
     }
   }
 }

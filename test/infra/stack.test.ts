@@ -2,53 +2,29 @@
  * CDK assertions on the synthesised stack (bundling and built-in validation off, toolchain.md §4.6). The route
  * table, the table definition and the error envelope are the expectations: nothing here restates the contract.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { App } from 'aws-cdk-lib';
-import { Match, Template } from 'aws-cdk-lib/assertions';
+import { Match, type Template } from 'aws-cdk-lib/assertions';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { gatewayErrors, WWW_AUTHENTICATE } from '../../functions/_shared/error-envelope';
 import { tableDefinition } from '../../functions/core/db/table-definition';
 import { type RouteDef, routeKey, routes } from '../../functions/routes';
-import { loadConfig, PLACEHOLDER_JWT, type StackConfig } from '../../infra/config';
-import { AnalyticsApiStack } from '../../infra/stacks/analytics-api-stack';
-
-type Resource = { Type: string; Properties?: Record<string, unknown>; DeletionPolicy?: string } & Record<
-  string,
-  unknown
->;
-type Statement = { Action: string | string[]; Effect: string; Resource?: unknown };
+import { loadConfig, PLACEHOLDER_JWT } from '../../infra/config';
+import {
+  actionsOf,
+  cleanUpSyntheses,
+  ofType,
+  ownFunctions,
+  props,
+  type Resource,
+  refId,
+  type Statement,
+  statementsOfFunction as statementsOf,
+  synth,
+} from '../support/stack-template';
 
 const WRITE_ACTIONS = ['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:BatchWriteItem'];
 const READ_ACTIONS = ['dynamodb:GetItem', 'dynamodb:BatchGetItem', 'dynamodb:Query', 'dynamodb:ConditionCheckItem'];
 
-const outRoot = mkdtempSync(path.join(tmpdir(), 'analytics-api-cdk-'));
-let outCount = 0;
-
-function synth(config: StackConfig): Template {
-  const app = new App({
-    context: { 'aws:cdk:bundling-stacks': [] },
-    builtinCloudFormationValidation: false,
-    outdir: path.join(outRoot, String(outCount++)),
-  });
-  return Template.fromStack(new AnalyticsApiStack(app, 'Test', config));
-}
-
-const ofType = (t: Template, type: string): [string, Resource][] =>
-  Object.entries(t.findResources(type) as Record<string, Resource>);
-
-const props = (r: Resource): Record<string, any> => r.Properties ?? {};
-
-/** `{ Ref: X }` or `{ 'Fn::GetAtt': [X, ...] }` → X. */
-const refId = (v: unknown): string | undefined => {
-  const o = v as { Ref?: string; 'Fn::GetAtt'?: [string, string] } | undefined;
-  return o?.Ref ?? o?.['Fn::GetAtt']?.[0];
-};
-
-const actionsOf = (s: Statement): string[] => (Array.isArray(s.Action) ? s.Action : [s.Action]);
-
-afterAll(() => rmSync(outRoot, { recursive: true, force: true }));
+afterAll(cleanUpSyntheses);
 
 describe('AnalyticsApiStack (default settings)', () => {
   let t: Template;
@@ -77,13 +53,7 @@ describe('AnalyticsApiStack (default settings)', () => {
   const functionsByOperation = () =>
     new Map(ofType(t, 'AWS::Lambda::Function').map(([id, fn]) => [props(fn).Environment?.Variables?.OPERATION_ID, id]));
 
-  /** All statements of the inline policies attached to a function's role. */
-  const statementsOfFunction = (fnId: string): Statement[] => {
-    const roleId = refId(props(resources[fnId] as Resource).Role);
-    return ofType(t, 'AWS::IAM::Policy')
-      .filter(([, p]) => (props(p).Roles as unknown[]).some((r) => refId(r) === roleId))
-      .flatMap(([, p]) => props(p).PolicyDocument.Statement as Statement[]);
-  };
+  const statementsOfFunction = (fnId: string): Statement[] => statementsOf(t, fnId);
 
   it('creates exactly one method per route, with the route table’s method and path', () => {
     const synthesised = methods()
@@ -118,8 +88,7 @@ describe('AnalyticsApiStack (default settings)', () => {
   });
 
   it('deploys one nodejs22.x arm64 function per route plus the authorizer and the ingest function', () => {
-    // CDK's own bucket-notification helper is a Lambda too; it is not ours.
-    const fns = ofType(t, 'AWS::Lambda::Function').filter(([id]) => !id.startsWith('BucketNotificationsHandler'));
+    const fns = ownFunctions(t);
 
     expect(fns).toHaveLength(routes.length + 2);
     for (const [id, fn] of fns) {
@@ -214,7 +183,7 @@ describe('AnalyticsApiStack (default settings)', () => {
 
     expect(actions.length).toBeGreaterThan(0);
     expect(actions).not.toContain('dynamodb:Scan');
-    expect(actions.filter((a) => a === '*' || a.endsWith(':*'))).toEqual([]);
+    expect(actions.filter((a) => a.includes('*'))).toEqual([]);
   });
 
   it('grants read routes only reads and readWrite routes reads and writes', () => {
@@ -253,65 +222,63 @@ describe('AnalyticsApiStack (default settings)', () => {
     }
   });
 
-  it('outputs the API URL, the table name and both base URLs', () => {
+  it('outputs the URLs and names operators need', () => {
     const outputs = Object.keys(t.findOutputs('*'));
 
-    expect(outputs.sort()).toEqual(['AdminBaseUrl', 'ApiUrl', 'ExportsBucketName', 'ReportingBaseUrl', 'TableName']);
+    expect(outputs.sort()).toEqual([
+      'AdminBaseUrl',
+      'ApiUrl',
+      'DashboardName',
+      'DashboardUrl',
+      'ExportsBucketName',
+      'IngestDeadLetterQueueArn',
+      'IngestDeadLetterQueueName',
+      'IngestQueueArn',
+      'IngestQueueName',
+      'ReportingBaseUrl',
+      'TableName',
+    ]);
     t.resourceCountIs('AWS::ApiGateway::DomainName', 0);
   });
-});
 
-describe('AnalyticsApiStack ingest of analytics exports', () => {
-  let t: Template;
-  beforeAll(() => {
-    t = Template.fromStack(
-      new AnalyticsApiStack(
-        new App({
-          context: { 'aws:cdk:bundling-stacks': [] },
-          builtinCloudFormationValidation: false,
-          outdir: mkdtempSync(path.join(tmpdir(), 'cdk-ingest-')),
-        }),
-        'Ingest',
-        loadConfig(() => undefined, {}),
-      ),
-    );
+  it('names the API after the stack, so its metrics never mix with another deployment’s', () => {
+    t.hasResourceProperties('AWS::ApiGateway::RestApi', { Name: 'Test' });
   });
 
-  it('keeps exports in a private, encrypted, versioned bucket retained on stack deletion', () => {
-    t.hasResource('AWS::S3::Bucket', {
-      DeletionPolicy: 'Retain',
-      Properties: Match.objectLike({
-        VersioningConfiguration: { Status: 'Enabled' },
-        PublicAccessBlockConfiguration: Match.objectLike({ BlockPublicAcls: true, RestrictPublicBuckets: true }),
-        BucketEncryption: Match.anyValue(),
-      }),
-    });
-  });
+  it('writes JSON access logs and error-level execution logs (no request data) to log groups with a retention', () => {
+    const [, stage] = ofType(t, 'AWS::ApiGateway::Stage')[0] as [string, Resource];
+    const logGroups = t.findResources('AWS::Logs::LogGroup');
+    const format = JSON.parse(props(stage).AccessLogSetting.Format);
 
-  it('runs the ingest function, one at a time, for every .csv and .csv.gz object created', () => {
-    t.hasResourceProperties('AWS::Lambda::Function', { ReservedConcurrentExecutions: 1, Timeout: 300 });
-    const notifications = Object.values(t.findResources('Custom::S3BucketNotifications'));
-    const configs =
-      (notifications[0]?.Properties as any)?.NotificationConfiguration?.LambdaFunctionConfigurations ?? [];
-    const suffixes = configs.map((c: any) => c.Filter.Key.FilterRules[0].Value).sort();
-    expect(suffixes).toEqual(['.csv', '.csv.gz']);
-    for (const c of configs) expect(c.Events).toEqual(['s3:ObjectCreated:*']);
-  });
-
-  it('lets the ingest function read and write facts but never scan', () => {
-    const statements = Object.values(t.findResources('AWS::IAM::Policy')).flatMap(
-      (p: any) => p.Properties.PolicyDocument.Statement,
+    expect(logGroups[refId(props(stage).AccessLogSetting.DestinationArn) as string]?.Properties?.RetentionInDays).toBe(
+      30,
     );
-    const ingest = statements.find(
-      (s: any) =>
-        [s.Action].flat().includes('dynamodb:BatchWriteItem') && ![s.Action].flat().includes('dynamodb:DeleteItem'),
-    );
-    expect([ingest?.Action].flat().sort()).toEqual([
-      'dynamodb:BatchWriteItem',
-      'dynamodb:GetItem',
-      'dynamodb:PutItem',
-      'dynamodb:Query',
+    expect(format).toMatchObject({ requestId: '$context.requestId', status: '$context.status' });
+    expect(props(stage).MethodSettings).toEqual([
+      expect.objectContaining({ HttpMethod: '*', ResourcePath: '/*', LoggingLevel: 'ERROR', DataTraceEnabled: false }),
     ]);
+    t.hasResourceProperties('AWS::Logs::LogGroup', {
+      LogGroupName: Match.objectLike({
+        'Fn::Join': Match.arrayWith([Match.arrayWith(['API-Gateway-Execution-Logs_'])]),
+      }),
+      RetentionInDays: 30,
+    });
+    t.resourceCountIs('AWS::ApiGateway::Account', 1);
+  });
+
+  it('gives every function a role of its own that writes to its own log group only', () => {
+    for (const [id, fn] of ownFunctions(t)) {
+      const role = resources[refId(props(fn).Role) as string] as Resource;
+      const logStatements = statementsOfFunction(id).filter((s) => actionsOf(s).some((a) => a.startsWith('logs:')));
+
+      expect(props(role).ManagedPolicyArns, id).toBeUndefined();
+      expect(logStatements, id).toHaveLength(1);
+      expect(refId(logStatements[0]?.Resource), id).toBe(refId(props(fn).LoggingConfig.LogGroup));
+      expect(actionsOf(logStatements[0] as Statement).sort(), id).toEqual([
+        'logs:CreateLogStream',
+        'logs:PutLogEvents',
+      ]);
+    }
   });
 });
 
@@ -364,6 +331,13 @@ describe('loadConfig', () => {
       throttlingBurstLimit: 200,
       reportingDomain: undefined,
       adminDomain: undefined,
+      apiCloudWatchRole: true,
+      ingestMemoryMb: 3008,
+      ingestEphemeralStorageMb: 2048,
+      ingestMaxConcurrency: 10,
+      ingestBatchSize: 1,
+      ingestLagAlarmMinutes: 60,
+      alarmEmail: undefined,
     });
   });
 
@@ -395,5 +369,41 @@ describe('loadConfig', () => {
     );
     expect(() => loadConfig((k) => (k === 'authorizerCacheTtlSeconds' ? '3601' : undefined), {})).toThrow(/3600/);
     expect(() => loadConfig(() => undefined, { JWKS_URI: 'http://localhost/jwks.json' })).toThrow(/https/);
+  });
+
+  it('reads the operations settings from context or the environment', () => {
+    const context: Record<string, unknown> = { ingestMemoryMb: '4096', alarmEmail: 'ops@example.com' };
+    const env = {
+      INGEST_EPHEMERAL_STORAGE_MB: '4096',
+      INGEST_MAX_CONCURRENCY: '25',
+      INGEST_BATCH_SIZE: '5',
+      INGEST_LAG_ALARM_MINUTES: '30',
+      API_CLOUDWATCH_ROLE: 'FALSE',
+    };
+
+    const config = loadConfig((k) => context[k], env);
+
+    expect(config).toMatchObject({
+      ingestMemoryMb: 4096,
+      ingestEphemeralStorageMb: 4096,
+      ingestMaxConcurrency: 25,
+      ingestBatchSize: 5,
+      ingestLagAlarmMinutes: 30,
+      apiCloudWatchRole: false,
+      alarmEmail: 'ops@example.com',
+    });
+  });
+
+  it.each([
+    ['ingestMemoryMb', '64', /128 to 10240/],
+    ['ingestEphemeralStorageMb', '20000', /512 to 10240/],
+    ['ingestMaxConcurrency', '1', /2 to 1000/],
+    ['ingestBatchSize', '11', /1 to 10/],
+    ['ingestBatchSize', '2.5', /1 to 10/],
+    ['ingestLagAlarmMinutes', '0', /1 to 1440/],
+    ['apiCloudWatchRole', 'yes', /true or false/],
+    ['alarmEmail', 'ops-at-example.com', /e-mail/],
+  ])('rejects %s=%s', (key, value, message) => {
+    expect(() => loadConfig((k) => (k === key ? value : undefined), {})).toThrow(message);
   });
 });
