@@ -24,6 +24,8 @@ export interface HttpRequest {
 export interface HandlerOptions {
   /** `none`: the request body must be empty. `json`: it must be a JSON document. `ignore`: not read at all. */
   readonly body: 'none' | 'json' | 'ignore';
+  /** Publish the request's latency as a metric beside the figures the operation adds. */
+  readonly latencyMetric?: boolean;
 }
 
 export type ProxyHandler = (event: APIGatewayProxyEvent, context?: Context) => Promise<APIGatewayProxyResult>;
@@ -35,21 +37,25 @@ export function httpHandler(
 ): ProxyHandler {
   const handle = async (event: APIGatewayProxyEvent, context?: Context) => {
     const requestId = event.requestContext?.requestId ?? context?.awsRequestId ?? 'local';
-    return measured(operation, async (figures) => {
-      try {
-        const principal = principalFrom(event, env.scopeBase, Math.floor(Date.now() / 1000));
-        return await run({
-          query: readQuery(event),
-          pathParameters: (event.pathParameters ?? {}) as Record<string, string>,
-          body: readBody(event, options.body),
-          principal,
-          requestId,
-          figures,
-        });
-      } catch (err) {
-        return toErrorResult(err, requestId);
-      }
-    });
+    return measured(
+      operation,
+      async (figures) => {
+        try {
+          const principal = principalFrom(event, env.scopeBase, Math.floor(Date.now() / 1000));
+          return await run({
+            query: readQuery(event),
+            pathParameters: (event.pathParameters ?? {}) as Record<string, string>,
+            body: readBody(event, options.body),
+            principal,
+            requestId,
+            figures,
+          });
+        } catch (err) {
+          return toErrorResult(err, requestId);
+        }
+      },
+      { latency: options.latencyMetric },
+    );
   };
   return withRequestContext(operation, handle, (event) => event.requestContext?.requestId);
 }

@@ -17,7 +17,7 @@ export const AUTHORIZER_OPERATION = 'authorizer';
 export const INGEST_OPERATION = 'ingest';
 
 export const METRIC = {
-  /** Milliseconds from the function receiving the event to its answer (every HTTP operation and the authorizer). */
+  /** reports.query: milliseconds from the handler receiving the request to its answer. */
   latency: 'Latency',
   /** reports.query: DynamoDB items and bytes read for one answer. */
   itemsRead: 'ItemsRead',

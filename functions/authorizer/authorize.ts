@@ -35,8 +35,8 @@ export const makeAuthorizer =
   };
 
 /**
- * The Lambda entry: makeAuthorizer with the request id in every log line and its latency and 401s as metrics. A 401
- * is a thrown "Unauthorized", which Lambda counts as a function error: the errors alarm subtracts these.
+ * The Lambda entry: makeAuthorizer with the request id in every log line and its 401s as a metric. A 401 is a
+ * thrown "Unauthorized", which Lambda counts as a function error: the errors alarm subtracts these.
  */
 export const makeLambdaAuthorizer = (decide: Decide) => {
   const authorize = makeAuthorizer(decide);

@@ -12,7 +12,7 @@ import { dynamoFactRepository, newReadStats } from '../core/reports/storage/fact
 import { dynamoRateRepository } from '../core/reports/storage/rate-repository';
 
 export const makeHandler = (deps: ReportDeps) =>
-  httpHandler('reports.query', { body: 'none' }, async ({ query, principal, figures }) => {
+  httpHandler('reports.query', { body: 'none', latencyMetric: true }, async ({ query, principal, figures }) => {
     const stats: ReportStats = newReadStats();
     const table = await queryReport(deps, principal, parseReportRequest(query), stats);
     figures

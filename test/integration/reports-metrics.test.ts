@@ -69,6 +69,7 @@ describe('reports.query metrics', () => {
     expect(record[METRIC.bytesRead]).toBe(Number(res.headers.get('x-bytes-read')));
     expect(record[METRIC.latency]).toBeGreaterThan(0);
     expect(record[FAMILY_PROPERTY]).toBe('channel_basic');
+    expect(emf.filter((r) => r.operation !== 'reports.query')).toEqual([]);
   });
 
   it('publishes the latency of a refused request, without read figures', async () => {

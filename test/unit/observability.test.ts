@@ -111,7 +111,7 @@ describe('publishIngestMetrics', () => {
 });
 
 describe('httpHandler metrics and logs', () => {
-  it('publishes the latency and the figures the operation added, once per request, under its operation', async () => {
+  it('publishes the figures the operation added, once per request, under its operation', async () => {
     const handler = httpHandler('groups.list', { body: 'none' }, async ({ figures }) => {
       figures.add(METRIC.itemsRead, MetricUnit.Count, 7).property('family', 'channel_basic');
       return jsonResult(200, {});
@@ -121,14 +121,13 @@ describe('httpHandler metrics and logs', () => {
 
     const record = onlyEmf();
     expect(record.operation).toBe('groups.list');
-    expect(units(record)).toEqual({ [METRIC.latency]: 'Milliseconds', [METRIC.itemsRead]: 'Count' });
-    expect(record[METRIC.latency]).toBeGreaterThanOrEqual(0);
+    expect(units(record)).toEqual({ [METRIC.itemsRead]: 'Count' });
     expect(record[METRIC.itemsRead]).toBe(7);
     expect(record.family).toBe('channel_basic');
   });
 
-  it('publishes the latency of a request that fails too, and drops a figure that is not a number', async () => {
-    const handler = httpHandler('groups.list', { body: 'none' }, async ({ figures }) => {
+  it('adds the latency when the operation asks for it, also of a request that fails', async () => {
+    const handler = httpHandler('reports.query', { body: 'none', latencyMetric: true }, async ({ figures }) => {
       figures.add(METRIC.itemsRead, MetricUnit.Count, Number.NaN);
       throw new DomainError('not_found', 'notFound', 'No such group.');
     });
@@ -137,7 +136,16 @@ describe('httpHandler metrics and logs', () => {
 
     expect(result.statusCode).toBe(404);
     const record = onlyEmf();
-    expect(Object.keys(units(record))).toEqual([METRIC.latency]);
+    expect(units(record)).toEqual({ [METRIC.latency]: 'Milliseconds' });
+    expect(record[METRIC.latency]).toBeGreaterThanOrEqual(0);
+  });
+
+  it('publishes nothing for a request that measured nothing', async () => {
+    const handler = httpHandler('groups.list', { body: 'none' }, async () => jsonResult(200, {}));
+
+    await handler(request('req-3'));
+
+    expect(emfRecords()).toEqual([]);
   });
 
   it('logs with the API request id, the operation and the Lambda context, and only during the request', async () => {
@@ -207,24 +215,24 @@ describe('makeLambdaAuthorizer', () => {
     async () =>
       decision;
 
-  it('counts a 401 (the thrown "Unauthorized") as Unauthenticated, beside its latency', async () => {
+  it('counts a 401 (the thrown "Unauthorized") as Unauthenticated', async () => {
     const handler = makeLambdaAuthorizer(decideAs({ effect: 'deny', reason: 'unauthenticated' }));
 
     await expect(handler(authorizerEvent('auth-1'))).rejects.toThrow('Unauthorized');
 
     const record = onlyEmf();
     expect(record.operation).toBe('authorizer');
+    expect(units(record)).toEqual({ [METRIC.unauthenticated]: 'Count' });
     expect(record[METRIC.unauthenticated]).toBe(1);
-    expect(record[METRIC.latency]).toBeGreaterThanOrEqual(0);
   });
 
-  it('publishes only the latency of a 403 and of an allow', async () => {
+  it('publishes nothing for a 403 or an allow (Lambda’s own metrics count those invocations)', async () => {
     const deny = makeLambdaAuthorizer(decideAs({ effect: 'deny', reason: 'insufficient_scope' }));
 
     const result = await deny(authorizerEvent('auth-2'));
 
     expect(result.policyDocument.Statement[0]).toMatchObject({ Effect: 'Deny' });
-    expect(Object.keys(units(onlyEmf()))).toEqual([METRIC.latency]);
+    expect(emfRecords()).toEqual([]);
   });
 
   it('logs with the API request id', async () => {
