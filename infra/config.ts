@@ -2,6 +2,7 @@
  * Stack settings. Each comes from CDK context (`-c key=value` or cdk.json) first, then from an environment
  * variable, then from a default. Pure: tests call loadConfig() with their own context and env.
  */
+import { parseCorsOrigins } from '../functions/_shared/transport';
 import { DEFAULT_SCOPE_BASE } from '../functions/core/scopes';
 
 export interface CustomDomain {
@@ -23,6 +24,14 @@ export interface StackConfig {
   readonly reportingDomain?: CustomDomain;
   /** Serves {admin_url} (the /v1alpha admin API). */
   readonly adminDomain?: CustomDomain;
+  /** Origins browsers may call from: `*` (any, the default) or a comma-separated list (functions/_shared/transport.ts). */
+  readonly corsAllowedOrigins: string;
+  /** The API's public root when clients reach it through something else (a CDN); else each request's own. */
+  readonly publicRootUrl?: string;
+  /** Deploys the Query Explorer page at the API's root. */
+  readonly explorer: boolean;
+  /** The explorer's sign-in with an authorization-code + PKCE flow (a user pool's hosted UI, or any OIDC provider). */
+  readonly explorerOAuth?: { readonly authorizeUrl: string; readonly tokenUrl: string; readonly clientId: string };
 }
 
 /**
@@ -48,6 +57,12 @@ const SETTINGS = {
   reportingCertificateArn: 'REPORTING_CERTIFICATE_ARN',
   adminDomainName: 'ADMIN_DOMAIN_NAME',
   adminCertificateArn: 'ADMIN_CERTIFICATE_ARN',
+  corsAllowedOrigins: 'CORS_ALLOWED_ORIGINS',
+  publicRootUrl: 'PUBLIC_ROOT_URL',
+  explorer: 'EXPLORER',
+  explorerAuthorizeUrl: 'EXPLORER_AUTHORIZE_URL',
+  explorerTokenUrl: 'EXPLORER_TOKEN_URL',
+  explorerClientId: 'EXPLORER_CLIENT_ID',
 } as const;
 
 type SettingKey = keyof typeof SETTINGS;
@@ -76,6 +91,33 @@ export function loadConfig(getContext: (key: string) => unknown, env: NodeJS.Pro
     return { domainName, certificateArn };
   };
 
+  const bool = (key: SettingKey): boolean => {
+    const value = get(key);
+    if (value === undefined || value === 'false') return false;
+    if (value === 'true') return true;
+    throw new Error(`${key} must be true or false`);
+  };
+
+  const https = (key: SettingKey): string | undefined => {
+    const value = get(key);
+    if (value !== undefined && !/^https:\/\/[^\s]+$/.test(value)) throw new Error(`${key} must be an https:// URL`);
+    return value;
+  };
+
+  const explorerOAuth = (): StackConfig['explorerOAuth'] => {
+    const authorizeUrl = https('explorerAuthorizeUrl');
+    const tokenUrl = https('explorerTokenUrl');
+    const clientId = get('explorerClientId');
+    if (!authorizeUrl && !tokenUrl && !clientId) return undefined;
+    if (!authorizeUrl || !tokenUrl || !clientId) {
+      throw new Error('explorerAuthorizeUrl, explorerTokenUrl and explorerClientId must be set together');
+    }
+    return { authorizeUrl, tokenUrl, clientId };
+  };
+
+  const corsAllowedOrigins = get('corsAllowedOrigins') ?? '*';
+  parseCorsOrigins(corsAllowedOrigins); // throws on a malformed list: fail at synth, not in every response
+
   const config: StackConfig = {
     jwtIssuer: get('jwtIssuer') ?? PLACEHOLDER_JWT.issuer,
     jwtAudience: get('jwtAudience') ?? PLACEHOLDER_JWT.audience,
@@ -87,6 +129,10 @@ export function loadConfig(getContext: (key: string) => unknown, env: NodeJS.Pro
     throttlingBurstLimit: int('throttlingBurstLimit', 200, 5_000),
     reportingDomain: domain('reportingDomainName', 'reportingCertificateArn'),
     adminDomain: domain('adminDomainName', 'adminCertificateArn'),
+    corsAllowedOrigins,
+    publicRootUrl: https('publicRootUrl'),
+    explorer: bool('explorer'),
+    explorerOAuth: explorerOAuth(),
   };
 
   // aws-jwt-verify refuses non-https JWKS URIs; fail at synth rather than on the first request.

@@ -1,8 +1,9 @@
 /**
- * The REST API, driven by the route table: per route one function, its resource + method, the JWT authorizer and a
- * least-privilege table grant. Adding an operation means a new line in functions/routes.ts, nothing here.
+ * The REST API, driven by the route table: per route one function, its resource + method, the JWT authorizer (none
+ * on public routes) and a least-privilege table grant; CORS preflights, CORS headers and gzip as browser-access.ts
+ * says. Adding an operation means a new line in functions/routes.ts, nothing here.
  */
-import { Duration } from 'aws-cdk-lib';
+import { Duration, Size } from 'aws-cdk-lib';
 import {
   BasePathMapping,
   DomainName,
@@ -21,9 +22,17 @@ import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import { Construct } from 'constructs';
 import { gatewayErrors, WWW_AUTHENTICATE } from '../../functions/_shared/error-envelope';
-import { pascalId, type RouteDef, routes, type TableAccess } from '../../functions/routes';
+import { MIN_COMPRESSION_BYTES } from '../../functions/_shared/transport';
+import { deployedRoutes, pascalId, type TableAccess } from '../../functions/routes';
 import type { CustomDomain, StackConfig } from '../config';
 import { ApiFunction } from './api-function';
+import {
+  addPreflights,
+  browserEnvironment,
+  corsOrigins,
+  explorerFunctionParts,
+  gatewayResponseCorsHeaders,
+} from './browser-access';
 
 export type RoutedRestApiProps = Pick<
   StackConfig,
@@ -34,6 +43,10 @@ export type RoutedRestApiProps = Pick<
   | 'throttlingBurstLimit'
   | 'reportingDomain'
   | 'adminDomain'
+  | 'corsAllowedOrigins'
+  | 'publicRootUrl'
+  | 'explorer'
+  | 'explorerOAuth'
 > & {
   readonly table: ITable;
   readonly authorizerFn: IFunction;
@@ -78,6 +91,8 @@ export class RoutedRestApi extends Construct {
     this.api = new RestApi(this, 'Api', {
       description: 'YouTube Analytics API v2 and Google Analytics Admin API v1alpha (wire-compatible)',
       endpointTypes: [EndpointType.REGIONAL],
+      // Accept-Encoding: gzip gets a compressed body from this size on, as Google's APIs do.
+      minCompressionSize: Size.bytes(MIN_COMPRESSION_BYTES),
       // No account-level CloudWatch role: it is a per-account singleton and execution logging is off.
       cloudWatchRole: false,
       deployOptions: {
@@ -101,7 +116,8 @@ export class RoutedRestApi extends Construct {
       resultsCacheTtl: Duration.seconds(props.authorizerCacheTtlSeconds),
     });
 
-    this.addGatewayResponses();
+    const origins = corsOrigins(props);
+    this.addGatewayResponses(gatewayResponseCorsHeaders(origins));
 
     // Trade-off: the dynamic reference is resolved by CloudFormation into the functions' environment, so anyone
     // allowed lambda:GetFunctionConfiguration can read it and a rotation needs a redeploy. In exchange there is no
@@ -111,8 +127,10 @@ export class RoutedRestApi extends Construct {
       generateSecretString: { excludePunctuation: true, passwordLength: 48 },
     });
 
+    const routes = deployedRoutes(props);
     const functions = new Map<string, ApiFunction>();
-    for (const route of routes as readonly RouteDef[]) {
+    for (const route of routes) {
+      const explorer = route.id === 'explorer.page' ? explorerFunctionParts(props) : undefined;
       const fn = new ApiFunction(this, `${pascalId(route.id)}Fn`, {
         entry: route.entry,
         memorySize: route.memoryMb,
@@ -120,8 +138,11 @@ export class RoutedRestApi extends Construct {
           TABLE_NAME: props.table.tableName,
           SCOPE_BASE: props.scopeBase,
           OPERATION_ID: route.id,
+          ...browserEnvironment(props),
+          ...explorer?.environment,
           ...(route.pageTokens ? { PAGE_TOKEN_SECRET: pageTokenSecret.secretValue.unsafeUnwrap() } : {}),
         },
+        ...(explorer ? { afterBundling: explorer.afterBundling } : {}),
       });
       fn.addToRolePolicy(
         new PolicyStatement({
@@ -129,17 +150,20 @@ export class RoutedRestApi extends Construct {
           resources: [props.table.tableArn, `${props.table.tableArn}/index/*`],
         }),
       );
-      this.api.root.resourceForPath(route.path).addMethod(route.method, new LambdaIntegration(fn), { authorizer });
+      this.api.root
+        .resourceForPath(route.path)
+        .addMethod(route.method, new LambdaIntegration(fn), route.public ? {} : { authorizer });
       functions.set(route.id, fn);
     }
     this.functions = functions;
+    addPreflights(this.api.root, routes, origins);
 
     this.reportingBaseUrl = this.mapDomain('Reporting', props.reportingDomain);
     this.adminBaseUrl = this.mapDomain('Admin', props.adminDomain);
   }
 
   /** Google-shaped bodies for everything the gateway answers by itself (401, 403, unknown route, throttling...). */
-  private addGatewayResponses(): void {
+  private addGatewayResponses(cors: Record<string, string>): void {
     for (const [type, body] of Object.entries(gatewayErrors)) {
       const template = JSON.stringify(body);
       // Templates are VTL: a `$` or `#` in a message would be interpreted, not sent.
@@ -151,6 +175,7 @@ export class RoutedRestApi extends Construct {
         responseHeaders: {
           'Content-Type': headerValue('application/json; charset=UTF-8'),
           ...(type === 'UNAUTHORIZED' ? { 'WWW-Authenticate': headerValue(WWW_AUTHENTICATE) } : {}),
+          ...cors,
         },
       });
     }
