@@ -163,7 +163,7 @@ function checkboxes(
 
 function renderChoices(): void {
   const kind = ownerKind();
-  el('content-owner').hidden = el<HTMLSelectElement>('owner').value !== OTHER_OWNER;
+  el('content-owner-field').hidden = el<HTMLSelectElement>('owner').value !== OTHER_OWNER;
   const dims = dimensionChoices(kind, state.dimensions);
   state.dimensions = state.dimensions.filter((d) => dims.some((c) => c.name === d));
   checkboxes('dimensions', dims, state.dimensions, renderChoices);
@@ -213,7 +213,8 @@ function renderFilters(): void {
 
 function renderSort(): void {
   const select = el<HTMLSelectElement>('sort');
-  const previous = select.value;
+  // First render: sort by the first dimension (days in order); later, keep the person's choice.
+  const previous = select.options.length ? select.value : (state.dimensions[0] ?? '');
   select.replaceChildren(make('option', { value: '', textContent: '(none)' }));
   for (const n of [...state.dimensions, ...state.metrics]) select.append(make('option', { value: n, textContent: n }));
   select.value = [...select.options].some((o) => o.value === previous) ? previous : (state.dimensions[0] ?? '');
