@@ -6,9 +6,7 @@
  * Local-only: the Query Explorer's demo sign-in under /local/ (local-sign-in.ts).
  */
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { APIGatewayProxyResult } from 'aws-lambda';
@@ -24,7 +22,7 @@ import { makeAuthorizer } from '../../functions/authorizer/authorize';
 import { makeDecide } from '../../functions/authorizer/decide';
 import { createVerifier } from '../../functions/authorizer/verifier';
 import { matchRoute, type RouteDef, routes } from '../../functions/routes';
-import { writeExplorerPage } from '../tools/build-explorer';
+import { localExplorerPageFile } from '../tools/build-explorer';
 import { type LocalRequest, toAuthorizerEvent, toProxyEvent } from './api-event';
 import { sendBody } from './http-send';
 import { type IssuerKey, LOCAL_ISSUER, LOCAL_JWKS_URI, localJwks } from './local-issuer';
@@ -49,17 +47,6 @@ export interface DevServerOptions {
 const methodsByPath = new Map<string, string[]>();
 for (const r of routes as readonly RouteDef[])
   methodsByPath.set(r.path, [...(methodsByPath.get(r.path) ?? []), r.method]);
-
-/** The Query Explorer page, built once per process into a temporary folder (the stack builds it at deploy). */
-let explorerPage: Promise<string> | undefined;
-const builtExplorerPage = () => {
-  explorerPage ??= (async () => {
-    const file = path.join(mkdtempSync(path.join(tmpdir(), 'analytics-api-explorer-')), 'explorer.html');
-    await writeExplorerPage(file);
-    return file;
-  })();
-  return explorerPage;
-};
 
 export function createDevServer(options: DevServerOptions): Server {
   const origins: CorsOrigins = parseCorsOrigins(options.corsAllowedOrigins);
@@ -127,7 +114,8 @@ export function createDevServer(options: DevServerOptions): Server {
 
     let result: APIGatewayProxyResult;
     try {
-      if (match.route.id === 'explorer.page') process.env.EXPLORER_PAGE_FILE = await builtExplorerPage();
+      // The stack builds the page next to the function's bundle; locally it is built on first use.
+      if (match.route.id === 'explorer.page') process.env.EXPLORER_PAGE_FILE = await localExplorerPageFile();
       const handler = await handlerFor(match.route);
       result = await handler(toProxyEvent(local, match.route, match.pathParameters, context, requestId));
     } catch {

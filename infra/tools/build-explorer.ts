@@ -5,7 +5,8 @@
  *
  * `tsx infra/tools/build-explorer.ts OUT_FILE` writes the page to OUT_FILE.
  */
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { build } from 'esbuild';
 
@@ -37,6 +38,18 @@ export async function buildExplorerPage(): Promise<string> {
 export async function writeExplorerPage(file: string): Promise<void> {
   mkdirSync(path.dirname(file), { recursive: true });
   writeFileSync(file, await buildExplorerPage());
+}
+
+let localPage: Promise<string> | undefined;
+
+/** The page built once per process into a temporary folder (the local server, `npm run invoke`); its path. */
+export function localExplorerPageFile(): Promise<string> {
+  localPage ??= (async () => {
+    const file = path.join(mkdtempSync(path.join(tmpdir(), 'analytics-api-explorer-')), 'explorer.html');
+    await writeExplorerPage(file);
+    return file;
+  })();
+  return localPage;
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {

@@ -10,7 +10,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { type BrowserContext, chromium } from 'playwright-core';
 
-export const CHROMIUM = '/usr/bin/chromium';
+/** Debian's Chromium (installed by .ci/run); CHROMIUM_PATH points elsewhere (GitHub's runner: Google Chrome). */
+export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const FLAGS = [
   '--headless',
   '--no-sandbox',
