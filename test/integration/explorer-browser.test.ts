@@ -5,7 +5,10 @@
  * saved under test-output/. The demo world's directory and alice's October channel_basic exports (a slice of what
  * `npm start` loads, to keep the cost down) are loaded into a table of this file's own.
  */
+import { createHash } from 'node:crypto';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
@@ -161,5 +164,94 @@ describe('Query Explorer at /', () => {
 
   it('raised no script error', () => {
     expect(pageErrors).toEqual([]);
+  });
+});
+
+/**
+ * The deployed sign-in (authorization code + PKCE, as against a user pool's hosted UI) with a local stand-in for the
+ * identity provider: it redirects back with a code, and its token endpoint redeems the code only with the verifier
+ * whose S256 challenge came with the authorization request. (A real Cognito user pool cannot be reached from here.)
+ */
+describe('Query Explorer sign-in through an identity provider (authorization code + PKCE)', () => {
+  let idp: Server;
+  let idpOrigin: string;
+  const seen: { authorize?: URLSearchParams; token?: URLSearchParams } = {};
+
+  beforeAll(async () => {
+    idp = createServer((req, res) => {
+      const url = new URL(req.url ?? '/', 'http://idp');
+      if (req.method === 'GET' && url.pathname === '/oauth2/authorize') {
+        seen.authorize = url.searchParams;
+        const back = new URL(url.searchParams.get('redirect_uri') ?? '');
+        back.searchParams.set('code', 'code-123');
+        back.searchParams.set('state', url.searchParams.get('state') ?? '');
+        res.writeHead(302, { Location: back.toString() });
+        res.end();
+        return;
+      }
+      let body = '';
+      req.on('data', (c: Buffer) => {
+        body += c.toString('utf8');
+      });
+      req.on('end', async () => {
+        const form = new URLSearchParams(body);
+        seen.token = form;
+        const challenge = createHash('sha256')
+          .update(form.get('code_verifier') ?? '')
+          .digest('base64url');
+        const ok = form.get('code') === 'code-123' && challenge === seen.authorize?.get('code_challenge');
+        const headers = { 'Content-Type': 'application/json', 'Access-Control-Allow-Origin': '*' };
+        res.writeHead(ok ? 200 : 400, headers);
+        res.end(
+          JSON.stringify(
+            ok
+              ? { access_token: await api.token('alice', ['video-analytics.readonly']), token_type: 'Bearer' }
+              : { error: 'invalid_grant' },
+          ),
+        );
+      });
+    });
+    await new Promise<void>((resolve) => idp.listen(0, '127.0.0.1', resolve));
+    idpOrigin = `http://127.0.0.1:${(idp.address() as AddressInfo).port}`;
+    // The explorer function reads these per request (the stack sets them from explorerAuthorizeUrl, …).
+    Object.assign(process.env, {
+      EXPLORER_AUTHORIZE_URL: `${idpOrigin}/oauth2/authorize`,
+      EXPLORER_TOKEN_URL: `${idpOrigin}/oauth2/token`,
+      EXPLORER_CLIENT_ID: 'explorer-client',
+    });
+  });
+
+  afterAll(async () => {
+    for (const k of ['EXPLORER_AUTHORIZE_URL', 'EXPLORER_TOKEN_URL', 'EXPLORER_CLIENT_ID']) delete process.env[k];
+    idp?.closeAllConnections();
+    await new Promise<void>((resolve) => idp?.close(() => resolve()));
+  });
+
+  it('goes to the provider with an S256 challenge, comes back signed in, and runs a query', async () => {
+    const fresh = await browser.context.newPage();
+    await fresh.goto(`${api.baseUrl}/`);
+    await fresh.click('#oauth-button');
+    await expect.poll(() => fresh.textContent('#who'), { timeout: 20_000 }).toBe('Signed in as your account.');
+
+    expect(Object.fromEntries(seen.authorize ?? [])).toMatchObject({
+      response_type: 'code',
+      client_id: 'explorer-client',
+      redirect_uri: `${api.baseUrl}/`,
+      code_challenge_method: 'S256',
+    });
+    expect(seen.authorize?.get('scope')).toContain('https://www.googleapis.com/auth/video-analytics.readonly');
+    expect(Object.fromEntries(seen.token ?? [])).toMatchObject({
+      grant_type: 'authorization_code',
+      client_id: 'explorer-client',
+      code: 'code-123',
+      redirect_uri: `${api.baseUrl}/`,
+    });
+    expect(fresh.url()).toBe(`${api.baseUrl}/`); // the code is gone from the address bar
+
+    await fresh.fill('#start-date', OCTOBER.startDate);
+    await fresh.fill('#end-date', OCTOBER.endDate);
+    await fresh.click('#run');
+    await expect.poll(() => fresh.textContent('#status'), { timeout: 20_000 }).toMatch(/^31 rows\./);
+    await fresh.close();
   });
 });
