@@ -149,6 +149,46 @@ describe('Query Explorer at /', () => {
     expect(await page.getAttribute('#error', 'role')).toBe('alert');
   });
 
+  it('lists the groups, uses one as a group== filter, and draws bars for a non-time dimension', async () => {
+    const token = await api.token('alice', ['video-platform']);
+    const group = await api.call('/v2/groups', {
+      token,
+      method: 'POST',
+      body: JSON.stringify({ snippet: { title: 'Explorer picks' } }),
+    });
+    for (const id of ['alice-v0001', 'alice-v0002', 'alice-v0003']) {
+      await api.call('/v2/groupItems', {
+        token,
+        method: 'POST',
+        body: JSON.stringify({ groupId: group.body.id, resource: { kind: 'youtube#video', id } }),
+      });
+    }
+    await page.click('#list-groups');
+    await page.getByRole('button', { name: 'Filter by group Explorer picks' }).click();
+    expect(await page.inputValue('#filter-name-0')).toBe('group');
+    expect(await page.inputValue('#filter-value-0')).toBe(group.body.id);
+
+    await page.fill('#start-date', OCTOBER.startDate);
+    await page.fill('#end-date', OCTOBER.endDate);
+    await page.uncheck('#dimensions-day');
+    await page.check('#dimensions-subscribedStatus');
+    await page.click('#run');
+    await expect.poll(() => page.getAttribute('#chart', 'data-rendered'), { timeout: 20_000 }).toBe('bar');
+
+    const alice = await api.token('alice', ['video-analytics.readonly']);
+    const direct = await api.call(
+      `/v2/reports?${new URLSearchParams({ ids: 'channel==MINE', ...OCTOBER, metrics: 'views', dimensions: 'subscribedStatus', filters: `group==${group.body.id}`, sort: 'subscribedStatus' })}`,
+      { token: alice },
+    );
+    const shown = await page.$$eval('#result-table tbody tr', (trs) =>
+      trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent)),
+    );
+    expect(direct.status).toBe(200);
+    expect(direct.body.rows.length).toBeGreaterThan(0);
+    expect(shown).toEqual(direct.body.rows.map((r: unknown[]) => r.map(String)));
+    expect(await page.textContent('#curl')).toContain(`filters=group%3D%3D${group.body.id}`);
+  });
+
   it('labels every control', async () => {
     const unlabelled = await page.$$eval('input, select, textarea, button', (els: any[]) =>
       els
