@@ -2,6 +2,7 @@
  * Stack settings. Each comes from CDK context (`-c key=value` or cdk.json) first, then from an environment
  * variable, then from a default. Pure: tests call loadConfig() with their own context and env.
  */
+import { parseCorsOrigins } from '../functions/_shared/transport';
 import { DEFAULT_SCOPE_BASE } from '../functions/core/scopes';
 
 export interface CustomDomain {
@@ -37,6 +38,14 @@ export interface StackConfig {
   readonly ingestLagAlarmMinutes: number;
   /** Every alarm notifies this address through an SNS topic (a subscription the address must confirm). */
   readonly alarmEmail?: string;
+  /** Origins browsers may call from: `*` (any, the default) or a comma-separated list (functions/_shared/transport.ts). */
+  readonly corsAllowedOrigins: string;
+  /** The API's public root when clients reach it through something else (a CDN); else each request's own. */
+  readonly publicRootUrl?: string;
+  /** Deploys the Query Explorer page at the API's root. */
+  readonly explorer: boolean;
+  /** The explorer's sign-in with an authorization-code + PKCE flow (a user pool's hosted UI, or any OIDC provider). */
+  readonly explorerOAuth?: { readonly authorizeUrl: string; readonly tokenUrl: string; readonly clientId: string };
 }
 
 /**
@@ -69,6 +78,12 @@ const SETTINGS = {
   ingestBatchSize: 'INGEST_BATCH_SIZE',
   ingestLagAlarmMinutes: 'INGEST_LAG_ALARM_MINUTES',
   alarmEmail: 'ALARM_EMAIL',
+  corsAllowedOrigins: 'CORS_ALLOWED_ORIGINS',
+  publicRootUrl: 'PUBLIC_ROOT_URL',
+  explorer: 'EXPLORER',
+  explorerAuthorizeUrl: 'EXPLORER_AUTHORIZE_URL',
+  explorerTokenUrl: 'EXPLORER_TOKEN_URL',
+  explorerClientId: 'EXPLORER_CLIENT_ID',
 } as const;
 
 type SettingKey = keyof typeof SETTINGS;
@@ -104,6 +119,26 @@ export function loadConfig(getContext: (key: string) => unknown, env: NodeJS.Pro
     return { domainName, certificateArn };
   };
 
+  const https = (key: SettingKey): string | undefined => {
+    const value = get(key);
+    if (value !== undefined && !/^https:\/\/[^\s]+$/.test(value)) throw new Error(`${key} must be an https:// URL`);
+    return value;
+  };
+
+  const explorerOAuth = (): StackConfig['explorerOAuth'] => {
+    const authorizeUrl = https('explorerAuthorizeUrl');
+    const tokenUrl = https('explorerTokenUrl');
+    const clientId = get('explorerClientId');
+    if (!authorizeUrl && !tokenUrl && !clientId) return undefined;
+    if (!authorizeUrl || !tokenUrl || !clientId) {
+      throw new Error('explorerAuthorizeUrl, explorerTokenUrl and explorerClientId must be set together');
+    }
+    return { authorizeUrl, tokenUrl, clientId };
+  };
+
+  const corsAllowedOrigins = get('corsAllowedOrigins') ?? '*';
+  parseCorsOrigins(corsAllowedOrigins); // throws on a malformed list: fail at synth, not in every response
+
   const config: StackConfig = {
     jwtIssuer: get('jwtIssuer') ?? PLACEHOLDER_JWT.issuer,
     jwtAudience: get('jwtAudience') ?? PLACEHOLDER_JWT.audience,
@@ -123,6 +158,10 @@ export function loadConfig(getContext: (key: string) => unknown, env: NodeJS.Pro
     ingestBatchSize: int('ingestBatchSize', 1, 10, 1),
     ingestLagAlarmMinutes: int('ingestLagAlarmMinutes', 60, 24 * 60, 1),
     alarmEmail: get('alarmEmail'),
+    corsAllowedOrigins,
+    publicRootUrl: https('publicRootUrl'),
+    explorer: bool('explorer', false),
+    explorerOAuth: explorerOAuth(),
   };
 
   // aws-jwt-verify refuses non-https JWKS URIs; fail at synth rather than on the first request.

@@ -1,10 +1,13 @@
 /** Environment settings, read once per container. Only adapters read these; domain code gets values injected. */
 import { DEFAULT_SCOPE_BASE } from '../core/scopes';
+import { type CorsOrigins, parseCorsOrigins } from './transport';
 
 const read = (name: string): string | undefined => {
   const v = process.env[name];
   return v === undefined || v === '' ? undefined : v;
 };
+
+let corsCache: { raw: string | undefined; origins: CorsOrigins } | undefined;
 
 export const env = {
   /** DynamoDB table holding everything (single-table design). */
@@ -26,6 +29,16 @@ export const env = {
   },
   get jwksUri(): string | undefined {
     return read('JWKS_URI');
+  },
+  /** Origins browsers may call from: `*` (default) or the list in CORS_ALLOWED_ORIGINS (see transport.ts). */
+  get corsOrigins(): CorsOrigins {
+    const raw = read('CORS_ALLOWED_ORIGINS');
+    if (corsCache?.raw !== raw) corsCache = { raw, origins: parseCorsOrigins(raw) };
+    return corsCache?.origins ?? '*';
+  },
+  /** The API's public root (`https://api.example.com/`) when it is not the request's own host and stage. */
+  get publicRootUrl(): string | undefined {
+    return read('PUBLIC_ROOT_URL');
   },
   /** Secret that signs page tokens (tamper-proof pagination). */
   get pageTokenSecret(): string {

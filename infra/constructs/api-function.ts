@@ -20,6 +20,8 @@ export interface ApiFunctionProps {
   readonly reservedConcurrentExecutions?: number;
   /** Size of /tmp (Lambda's default is 512 MB). */
   readonly ephemeralStorageMb?: number;
+  /** Shell commands run in the repo root after esbuild, to add files next to the bundle in `outputDir`. */
+  readonly afterBundling?: (outputDir: string) => string[];
 }
 
 export class ApiFunction extends NodejsFunction {
@@ -59,6 +61,15 @@ export class ApiFunction extends NodejsFunction {
         banner: "import { createRequire } from 'module'; const require = createRequire(import.meta.url);",
         // Bundle with the project's esbuild; there is no Docker in CI or on the dev hosts.
         forceDockerBundling: false,
+        ...(props.afterBundling
+          ? {
+              commandHooks: {
+                beforeBundling: () => [],
+                beforeInstall: () => [],
+                afterBundling: (_inputDir: string, outputDir: string) => props.afterBundling?.(outputDir) ?? [],
+              },
+            }
+          : {}),
       },
     });
     acknowledge(

@@ -1,8 +1,9 @@
 /**
- * The REST API, driven by the route table: per route one function, its resource + method, the JWT authorizer and a
- * least-privilege table grant. Adding an operation means a new line in functions/routes.ts, nothing here.
+ * The REST API, driven by the route table: per route one function, its resource + method, the JWT authorizer (none
+ * on public routes) and a least-privilege table grant; CORS preflights, CORS headers and gzip as browser-access.ts
+ * says. Adding an operation means a new line in functions/routes.ts, nothing here.
  */
-import { Duration, Stack } from 'aws-cdk-lib';
+import { Duration, Size, Stack } from 'aws-cdk-lib';
 import {
   AccessLogField,
   AccessLogFormat,
@@ -25,10 +26,18 @@ import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import { Construct } from 'constructs';
 import { gatewayErrors, WWW_AUTHENTICATE } from '../../functions/_shared/error-envelope';
-import { pascalId, type RouteDef, routes } from '../../functions/routes';
+import { MIN_COMPRESSION_BYTES } from '../../functions/_shared/transport';
+import { deployedRoutes, pascalId } from '../../functions/routes';
 import type { CustomDomain, StackConfig } from '../config';
 import { acknowledge } from '../nag';
 import { ApiFunction } from './api-function';
+import {
+  addPreflights,
+  browserEnvironment,
+  corsOrigins,
+  explorerFunctionParts,
+  gatewayResponseCorsHeaders,
+} from './browser-access';
 import { grantTable } from './table-access';
 
 export type RoutedRestApiProps = Pick<
@@ -41,6 +50,10 @@ export type RoutedRestApiProps = Pick<
   | 'reportingDomain'
   | 'adminDomain'
   | 'apiCloudWatchRole'
+  | 'corsAllowedOrigins'
+  | 'publicRootUrl'
+  | 'explorer'
+  | 'explorerOAuth'
 > & {
   readonly table: ITable;
   readonly authorizerFn: IFunction;
@@ -80,6 +93,8 @@ export class RoutedRestApi extends Construct {
       restApiName: Stack.of(this).stackName,
       description: 'YouTube Analytics API v2 and Google Analytics Admin API v1alpha (wire-compatible)',
       endpointTypes: [EndpointType.REGIONAL],
+      // Accept-Encoding: gzip gets a compressed body from this size on, as Google's APIs do.
+      minCompressionSize: Size.bytes(MIN_COMPRESSION_BYTES),
       // API Gateway writes access and execution logs only with an account-wide (per region) CloudWatch role. The
       // stack sets one up, retained when the stack is deleted, unless told the account already has one.
       cloudWatchRole: props.apiCloudWatchRole,
@@ -133,7 +148,8 @@ export class RoutedRestApi extends Construct {
       resultsCacheTtl: Duration.seconds(props.authorizerCacheTtlSeconds),
     });
 
-    this.addGatewayResponses();
+    const origins = corsOrigins(props);
+    this.addGatewayResponses(gatewayResponseCorsHeaders(origins));
 
     // Trade-off: the dynamic reference is resolved by CloudFormation into the functions' environment, so anyone
     // allowed lambda:GetFunctionConfiguration can read it and a rotation needs a redeploy. In exchange there is no
@@ -148,8 +164,10 @@ export class RoutedRestApi extends Construct {
       'Rotating the page-token key would void every page token handed out; it signs tokens, it guards no data',
     );
 
+    const routes = deployedRoutes(props);
     const functions = new Map<string, ApiFunction>();
-    for (const route of routes as readonly RouteDef[]) {
+    for (const route of routes) {
+      const explorer = route.id === 'explorer.page' ? explorerFunctionParts(props) : undefined;
       const fn = new ApiFunction(this, `${pascalId(route.id)}Fn`, {
         entry: route.entry,
         memorySize: route.memoryMb,
@@ -157,28 +175,41 @@ export class RoutedRestApi extends Construct {
           TABLE_NAME: props.table.tableName,
           SCOPE_BASE: props.scopeBase,
           OPERATION_ID: route.id,
+          ...browserEnvironment(props),
+          ...explorer?.environment,
           ...(route.pageTokens ? { PAGE_TOKEN_SECRET: pageTokenSecret.secretValue.unsafeUnwrap() } : {}),
         },
+        ...(explorer ? { afterBundling: explorer.afterBundling } : {}),
       });
       grantTable(props.table, fn, route.table, { indexes: true });
       const method = this.api.root
         .resourceForPath(route.path)
-        .addMethod(route.method, new LambdaIntegration(fn), { authorizer });
+        .addMethod(route.method, new LambdaIntegration(fn), route.public ? {} : { authorizer });
+      if (route.public) {
+        acknowledge(
+          method,
+          'APIG4',
+          'A public route by design: Google serves its discovery documents without a token; the explorer page holds no data',
+        );
+      }
       acknowledge(
         method,
         'COG4',
-        'The JWT REQUEST authorizer verifies tokens of any OAuth issuer (Cognito included) and checks Google’s scopes per route',
+        route.public
+          ? 'A public route by design (Google serves its discovery documents without a token; the explorer page holds no data)'
+          : 'The JWT REQUEST authorizer verifies tokens of any OAuth issuer (Cognito included) and checks Google’s scopes per route',
       );
       functions.set(route.id, fn);
     }
     this.functions = functions;
+    addPreflights(this.api.root, routes, origins);
 
     this.reportingBaseUrl = this.mapDomain('Reporting', props.reportingDomain);
     this.adminBaseUrl = this.mapDomain('Admin', props.adminDomain);
   }
 
   /** Google-shaped bodies for everything the gateway answers by itself (401, 403, unknown route, throttling...). */
-  private addGatewayResponses(): void {
+  private addGatewayResponses(cors: Record<string, string>): void {
     for (const [type, body] of Object.entries(gatewayErrors)) {
       const template = JSON.stringify(body);
       // Templates are VTL: a `$` or `#` in a message would be interpreted, not sent.
@@ -190,6 +221,7 @@ export class RoutedRestApi extends Construct {
         responseHeaders: {
           'Content-Type': headerValue('application/json; charset=UTF-8'),
           ...(type === 'UNAUTHORIZED' ? { 'WWW-Authenticate': headerValue(WWW_AUTHENTICATE) } : {}),
+          ...cors,
         },
       });
     }

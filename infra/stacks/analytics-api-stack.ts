@@ -77,6 +77,9 @@ export class AnalyticsApiStack extends Stack {
     }
     new CfnOutput(this, 'ReportingBaseUrl', { value: api.reportingBaseUrl, description: '{base_url} (/v2)' });
     new CfnOutput(this, 'AdminBaseUrl', { value: api.adminBaseUrl, description: '{admin_url} (/v1alpha)' });
+    if (props.explorer) {
+      new CfnOutput(this, 'ExplorerUrl', { value: api.reportingBaseUrl, description: 'The Query Explorer page' });
+    }
     for (const [label, domain] of api.domains) {
       new CfnOutput(this, `${label}DomainTarget`, {
         value: domain.domainNameAliasDomainName,

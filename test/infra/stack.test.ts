@@ -5,8 +5,14 @@
 import { Match, type Template } from 'aws-cdk-lib/assertions';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { gatewayErrors, WWW_AUTHENTICATE } from '../../functions/_shared/error-envelope';
+import {
+  CORS_ALLOW_HEADERS,
+  CORS_EXPOSE_HEADERS,
+  CORS_MAX_AGE_SECONDS,
+  MIN_COMPRESSION_BYTES,
+} from '../../functions/_shared/transport';
 import { tableDefinition } from '../../functions/core/db/table-definition';
-import { type RouteDef, routeKey, routes } from '../../functions/routes';
+import { deployedRoutes, type RouteDef, routeKey } from '../../functions/routes';
 import { loadConfig, PLACEHOLDER_JWT } from '../../infra/config';
 import {
   actionsOf,
@@ -26,6 +32,10 @@ const READ_ACTIONS = ['dynamodb:GetItem', 'dynamodb:BatchGetItem', 'dynamodb:Que
 
 afterAll(cleanUpSyntheses);
 
+/** The routes the default stack deploys (the Query Explorer is an option). */
+const routes = deployedRoutes({ explorer: false });
+const EXPOSE = `'${CORS_EXPOSE_HEADERS.join(', ')}'`;
+
 describe('AnalyticsApiStack (default settings)', () => {
   let t: Template;
   let resources: Record<string, Resource>;
@@ -35,7 +45,7 @@ describe('AnalyticsApiStack (default settings)', () => {
     resources = t.toJSON().Resources as Record<string, Resource>;
   });
 
-  /** Walks Resource.ParentId up to the root: `/v1alpha/properties/{propertyId}`. */
+  /** Walks Resource.ParentId up to the root: `/v1alpha/properties/{propertiesId}`. */
   const resourcePath = (resourceId: unknown): string => {
     const parts: string[] = [];
     let id = refId(resourceId);
@@ -65,15 +75,63 @@ describe('AnalyticsApiStack (default settings)', () => {
     expect(synthesised).toEqual(routes.map((r) => routeKey(r)).sort());
   });
 
-  it('puts the one REQUEST authorizer on every method', () => {
+  const routeOf = (m: Resource) =>
+    routes.find(
+      (r) =>
+        routeKey(r) ===
+        routeKey({ method: props(m).HttpMethod, path: resourcePath(props(m).ResourceId) as `/${string}` }),
+    );
+
+  it('puts the one REQUEST authorizer on every method but the public ones', () => {
     const authorizers = ofType(t, 'AWS::ApiGateway::Authorizer');
     expect(authorizers).toHaveLength(1);
     const [authorizerId, authorizer] = authorizers[0] as [string, Resource];
 
     expect(props(authorizer).Type).toBe('REQUEST');
+    const open = methods().filter(([, m]) => routeOf(m)?.public);
+    expect(open.map(([, m]) => routeOf(m)?.id)).toEqual(['discovery.rest']);
     for (const [id, m] of methods()) {
+      if (routeOf(m)?.public) {
+        expect(props(m).AuthorizationType, id).toBe('NONE');
+        expect(props(m).AuthorizerId, id).toBeUndefined();
+        continue;
+      }
       expect(props(m).AuthorizationType, id).toBe('CUSTOM');
       expect(refId(props(m).AuthorizerId), id).toBe(authorizerId);
+    }
+  });
+
+  it('answers a CORS preflight on every route path without a token, allowing the path’s methods', () => {
+    const preflights = ofType(t, 'AWS::ApiGateway::Method').filter(([, m]) => props(m).HttpMethod === 'OPTIONS');
+    const paths = [...new Set(routes.map((r) => r.path))].sort();
+
+    expect(preflights.map(([, m]) => resourcePath(props(m).ResourceId)).sort()).toEqual(paths);
+    for (const [id, m] of preflights) {
+      const path = resourcePath(props(m).ResourceId);
+      const verbs = routes.filter((r) => r.path === path).map((r) => r.method);
+      const headers = props(m).Integration.IntegrationResponses[0].ResponseParameters;
+
+      expect(props(m).AuthorizationType, id).toBe('NONE');
+      expect(props(m).Integration.Type, id).toBe('MOCK');
+      expect(headers['method.response.header.Access-Control-Allow-Origin']).toBe("'*'");
+      expect(headers['method.response.header.Access-Control-Allow-Methods']).toBe(
+        `'${[...verbs, 'OPTIONS'].join(',')}'`,
+      );
+      expect(headers['method.response.header.Access-Control-Allow-Headers']).toBe(`'${CORS_ALLOW_HEADERS.join(',')}'`);
+      expect(headers['method.response.header.Access-Control-Allow-Headers']).toMatch(/Authorization.*Content-Type/);
+      expect(headers['method.response.header.Access-Control-Max-Age']).toBe(`'${CORS_MAX_AGE_SECONDS}'`);
+    }
+  });
+
+  it('compresses answers of at least MIN_COMPRESSION_BYTES for clients that accept gzip', () => {
+    t.hasResourceProperties('AWS::ApiGateway::RestApi', { MinimumCompressionSize: MIN_COMPRESSION_BYTES });
+  });
+
+  it('gives every function the CORS setting (any origin by default)', () => {
+    for (const [id, fn] of ofType(t, 'AWS::Lambda::Function')) {
+      const vars = props(fn).Environment?.Variables ?? {};
+      if (!vars.OPERATION_ID) continue;
+      expect(vars.CORS_ALLOWED_ORIGINS, id).toBe('*');
     }
   });
 
@@ -127,6 +185,8 @@ describe('AnalyticsApiStack (default settings)', () => {
   it.each(Object.entries(gatewayErrors))('answers gateway response %s with the Google error body', (type, body) => {
     const headers: Record<string, string> = {
       'gatewayresponse.header.Content-Type': "'application/json; charset=UTF-8'",
+      'gatewayresponse.header.Access-Control-Allow-Origin': "'*'",
+      'gatewayresponse.header.Access-Control-Expose-Headers': EXPOSE,
     };
     if (type === 'UNAUTHORIZED') headers['gatewayresponse.header.WWW-Authenticate'] = `'${WWW_AUTHENTICATE}'`;
 
@@ -241,6 +301,10 @@ describe('AnalyticsApiStack (default settings)', () => {
     t.resourceCountIs('AWS::ApiGateway::DomainName', 0);
   });
 
+  it('deploys no Query Explorer unless asked', () => {
+    expect([...functionsByOperation().keys()]).not.toContain('explorer.page');
+  });
+
   it('names the API after the stack, so its metrics never mix with another deployment’s', () => {
     t.hasResourceProperties('AWS::ApiGateway::RestApi', { Name: 'Test' });
   });
@@ -316,6 +380,61 @@ describe('AnalyticsApiStack with custom domains', () => {
   });
 });
 
+describe('AnalyticsApiStack with an origin list and the Query Explorer', () => {
+  const ORIGINS = 'https://app.example.com,http://127.0.0.1:5173';
+  let t: Template;
+  beforeAll(() => {
+    const context: Record<string, string> = {
+      corsAllowedOrigins: ORIGINS,
+      explorer: 'true',
+      explorerAuthorizeUrl: 'https://auth.example.com/oauth2/authorize',
+      explorerTokenUrl: 'https://auth.example.com/oauth2/token',
+      explorerClientId: 'client-123',
+    };
+    t = synth(loadConfig((k) => context[k], {}));
+  });
+
+  it('echoes an allowed origin in preflights (the first statically, the others by template) with Vary: Origin', () => {
+    const preflight = ofType(t, 'AWS::ApiGateway::Method').find(([, m]) => props(m).HttpMethod === 'OPTIONS');
+    const response = props(preflight?.[1] as Resource).Integration.IntegrationResponses[0];
+
+    expect(response.ResponseParameters['method.response.header.Access-Control-Allow-Origin']).toBe(
+      "'https://app.example.com'",
+    );
+    expect(response.ResponseParameters['method.response.header.Vary']).toBe("'Origin'");
+    expect(response.ResponseTemplates['application/json']).toContain('$origin == "http://127.0.0.1:5173"');
+  });
+
+  it('echoes the request origin on the gateway’s own answers', () => {
+    for (const [, r] of ofType(t, 'AWS::ApiGateway::GatewayResponse')) {
+      expect(props(r).ResponseParameters).toMatchObject({
+        'gatewayresponse.header.Access-Control-Allow-Origin': 'method.request.header.Origin',
+        'gatewayresponse.header.Vary': "'Origin'",
+        'gatewayresponse.header.Access-Control-Expose-Headers': EXPOSE,
+      });
+    }
+  });
+
+  it('passes the list to every function and serves the explorer at the root, public, with its sign-in settings', () => {
+    const fns = ofType(t, 'AWS::Lambda::Function').map(([, fn]) => props(fn).Environment?.Variables ?? {});
+    for (const vars of fns.filter((v) => v.OPERATION_ID)) expect(vars.CORS_ALLOWED_ORIGINS).toBe(ORIGINS);
+    expect(fns.find((v) => v.OPERATION_ID === 'explorer.page')).toMatchObject({
+      EXPLORER_AUTHORIZE_URL: 'https://auth.example.com/oauth2/authorize',
+      EXPLORER_TOKEN_URL: 'https://auth.example.com/oauth2/token',
+      EXPLORER_CLIENT_ID: 'client-123',
+    });
+    const root = ofType(t, 'AWS::ApiGateway::Method').filter(
+      ([, m]) =>
+        props(m).HttpMethod === 'GET' &&
+        refId(props(m).ResourceId) !== undefined &&
+        'Fn::GetAtt' in props(m).ResourceId,
+    );
+    expect(root).toHaveLength(1);
+    expect(props((root[0] as [string, Resource])[1]).AuthorizationType).toBe('NONE');
+    t.hasOutput('ExplorerUrl', {});
+  });
+});
+
 describe('loadConfig', () => {
   it('uses secure placeholders and the house defaults when nothing is set', () => {
     const config = loadConfig(() => undefined, {});
@@ -338,6 +457,10 @@ describe('loadConfig', () => {
       ingestBatchSize: 1,
       ingestLagAlarmMinutes: 60,
       alarmEmail: undefined,
+      corsAllowedOrigins: '*',
+      publicRootUrl: undefined,
+      explorer: false,
+      explorerOAuth: undefined,
     });
   });
 
@@ -405,5 +528,16 @@ describe('loadConfig', () => {
     ['alarmEmail', 'ops-at-example.com', /e-mail/],
   ])('rejects %s=%s', (key, value, message) => {
     expect(() => loadConfig((k) => (k === key ? value : undefined), {})).toThrow(message);
+  });
+
+  it('rejects a malformed origin list, a half-configured explorer sign-in and a non-boolean explorer', () => {
+    expect(() => loadConfig(() => undefined, { CORS_ALLOWED_ORIGINS: 'https://a.example.com/path' })).toThrow(
+      /not an origin/,
+    );
+    expect(() => loadConfig(() => undefined, { CORS_ALLOWED_ORIGINS: '*,https://a.example.com' })).toThrow(
+      /not an origin/,
+    );
+    expect(() => loadConfig((k) => (k === 'explorerClientId' ? 'c' : undefined), {})).toThrow(/together/);
+    expect(() => loadConfig(() => undefined, { EXPLORER: 'yes' })).toThrow(/true or false/);
   });
 });
