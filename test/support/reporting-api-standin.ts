@@ -317,6 +317,30 @@ export class ReportingApiStandin {
         'WWW-Authenticate': 'Bearer realm="https://accounts.google.com/"',
       });
     }
+    const media = /^\/v1\/media\/(.+)$/.exec(url.pathname);
+    if (method === 'GET' && media) {
+      // A download URL names its report; the token's account must own that channel or manage that content owner.
+      if (query.alt !== 'media') return error(400, 'INVALID_ARGUMENT', 'Media download requires alt=media.');
+      const report = this.reports.find((r) => r.resourceName === decodeURIComponent(media[1] as string));
+      const [type, id] = (report?.owner ?? ':').split(':') as [string, string];
+      const allowed = type === 'channel' ? account.channel === id : account.contentOwners?.includes(id) === true;
+      if (!report || !allowed) return error(404, 'NOT_FOUND', 'Requested entity was not found.');
+      const gzip = /\bgzip\b/.test(String(req.headers['accept-encoding'] ?? ''));
+      const bytes = gzip ? gzipSync(report.csv) : Buffer.from(report.csv);
+      record(200, gzip);
+      res.writeHead(200, {
+        'Content-Type': 'application/octet-stream',
+        'Content-Length': String(bytes.length),
+        ...(gzip ? { 'Content-Encoding': 'gzip' } : {}),
+      });
+      if (fault?.truncate) {
+        fault.remaining--;
+        // Half the body, then the connection drops: the client must not take this for the whole report.
+        res.write(bytes.subarray(0, Math.floor(bytes.length / 2)));
+        return void setTimeout(() => res.socket?.destroy(), 20);
+      }
+      return void res.end(bytes);
+    }
     const onBehalf = query.onBehalfOfContentOwner;
     let owner: string;
     if (onBehalf !== undefined) {
@@ -388,27 +412,6 @@ export class ReportingApiStandin {
           downloadUrl: `${this.baseUrl}v1/media/${r.resourceName}?alt=media`,
         }));
       return this.page(query, reports, 'reports', this.pageSizes.reports, json, error);
-    }
-    const media = /^\/v1\/media\/(.+)$/.exec(url.pathname);
-    if (method === 'GET' && media) {
-      if (query.alt !== 'media') return error(400, 'INVALID_ARGUMENT', 'Media download requires alt=media.');
-      const report = this.reports.find((r) => r.resourceName === decodeURIComponent(media[1] as string));
-      if (!report || report.owner !== owner) return error(404, 'NOT_FOUND', 'Requested entity was not found.');
-      const gzip = /\bgzip\b/.test(String(req.headers['accept-encoding'] ?? ''));
-      const bytes = gzip ? gzipSync(report.csv) : Buffer.from(report.csv);
-      record(200, gzip);
-      res.writeHead(200, {
-        'Content-Type': 'application/octet-stream',
-        'Content-Length': String(bytes.length),
-        ...(gzip ? { 'Content-Encoding': 'gzip' } : {}),
-      });
-      if (fault?.truncate) {
-        fault.remaining--;
-        // Half the body, then the connection drops: the client must not take this for the whole report.
-        res.write(bytes.subarray(0, Math.floor(bytes.length / 2)));
-        return void setTimeout(() => res.socket?.destroy(), 20);
-      }
-      return void res.end(bytes);
     }
     return error(404, 'NOT_FOUND', `The requested URL ${url.pathname} was not found on this server.`);
   }
