@@ -3,6 +3,7 @@
  * variable, then from a default. Pure: tests call loadConfig() with their own context and env.
  */
 import { DEFAULT_SCOPE_BASE } from '../functions/core/scopes';
+import { DEFAULT_OAUTH_TOKEN_URL, DEFAULT_REPORTING_API_ROOT } from '../functions/core/sync/reporting-api';
 
 export interface CustomDomain {
   readonly domainName: string;
@@ -23,6 +24,14 @@ export interface StackConfig {
   readonly reportingDomain?: CustomDomain;
   /** Serves {admin_url} (the /v1alpha admin API). */
   readonly adminDomain?: CustomDomain;
+  /** The YouTube Reporting API the connected-owner sync reads (https). */
+  readonly reportingApiRoot: string;
+  /** Google's OAuth token endpoint the sync refreshes access tokens at (https). */
+  readonly oauthTokenUrl: string;
+  /** When the sync runs: an EventBridge `rate(…)` or `cron(…)` expression. */
+  readonly syncSchedule: string;
+  /** How many owners are synced at once (the worker's SQS maximum concurrency, 2–1000). */
+  readonly syncConcurrency: number;
 }
 
 /**
@@ -48,6 +57,10 @@ const SETTINGS = {
   reportingCertificateArn: 'REPORTING_CERTIFICATE_ARN',
   adminDomainName: 'ADMIN_DOMAIN_NAME',
   adminCertificateArn: 'ADMIN_CERTIFICATE_ARN',
+  reportingApiRoot: 'REPORTING_API_ROOT',
+  oauthTokenUrl: 'OAUTH_TOKEN_URL',
+  syncSchedule: 'SYNC_SCHEDULE',
+  syncConcurrency: 'SYNC_CONCURRENCY',
 } as const;
 
 type SettingKey = keyof typeof SETTINGS;
@@ -60,12 +73,25 @@ export function loadConfig(getContext: (key: string) => unknown, env: NodeJS.Pro
     return value === '' ? undefined : value;
   };
 
-  const int = (key: SettingKey, fallback: number, max: number): number => {
+  const int = (key: SettingKey, fallback: number, max: number, min = 0): number => {
     const value = get(key);
     if (value === undefined) return fallback;
     const n = Number(value);
-    if (!Number.isInteger(n) || n < 0 || n > max) throw new Error(`${key} must be an integer from 0 to ${max}`);
+    if (!Number.isInteger(n) || n < min || n > max) throw new Error(`${key} must be an integer from ${min} to ${max}`);
     return n;
+  };
+
+  /** An https URL (tokens and refresh tokens travel to it). */
+  const httpsUrl = (key: SettingKey, fallback: string): string => {
+    const value = get(key) ?? fallback;
+    let url: URL | undefined;
+    try {
+      url = new URL(value);
+    } catch {
+      url = undefined;
+    }
+    if (url?.protocol !== 'https:') throw new Error(`${key} must be an https:// URL`);
+    return value;
   };
 
   const domain = (nameKey: SettingKey, certKey: SettingKey): CustomDomain | undefined => {
@@ -87,7 +113,14 @@ export function loadConfig(getContext: (key: string) => unknown, env: NodeJS.Pro
     throttlingBurstLimit: int('throttlingBurstLimit', 200, 5_000),
     reportingDomain: domain('reportingDomainName', 'reportingCertificateArn'),
     adminDomain: domain('adminDomainName', 'adminCertificateArn'),
+    reportingApiRoot: httpsUrl('reportingApiRoot', DEFAULT_REPORTING_API_ROOT),
+    oauthTokenUrl: httpsUrl('oauthTokenUrl', DEFAULT_OAUTH_TOKEN_URL),
+    syncSchedule: get('syncSchedule') ?? 'rate(6 hours)',
+    syncConcurrency: int('syncConcurrency', 4, 1000, 2),
   };
+  if (!/^(rate|cron)\(.+\)$/.test(config.syncSchedule)) {
+    throw new Error('syncSchedule must be an EventBridge rate(...) or cron(...) expression');
+  }
 
   // aws-jwt-verify refuses non-https JWKS URIs; fail at synth rather than on the first request.
   if (!config.jwksUri.startsWith('https://')) throw new Error('jwksUri must be an https:// URL');

@@ -1,5 +1,6 @@
 /**
- * The one stack: table, authorizer, the routed REST API and the cloud ingest, plus the URLs and names operators need.
+ * The one stack: table, authorizer, the routed REST API, the cloud ingest and the connected-owner sync, plus the URLs
+ * and names operators need.
  * Each part is a construct of infra/constructs/; this file only wires them together.
  */
 import { CfnOutput, Duration, Stack, type StackProps } from 'aws-cdk-lib';
@@ -7,6 +8,7 @@ import type { Construct } from 'constructs';
 import type { StackConfig } from '../config';
 import { ApiFunction } from '../constructs/api-function';
 import { AppTable } from '../constructs/app-table';
+import { ConnectedSync } from '../constructs/connected-sync';
 import { ExportIngest } from '../constructs/export-ingest';
 import { RoutedRestApi } from '../constructs/routed-rest-api';
 
@@ -34,11 +36,24 @@ export class AnalyticsApiStack extends Stack {
 
     const ingest = new ExportIngest(this, 'ExportIngest', { table });
 
+    const sync = new ConnectedSync(this, 'ConnectedSync', {
+      table,
+      bucket: ingest.bucket,
+      reportingApiRoot: props.reportingApiRoot,
+      oauthTokenUrl: props.oauthTokenUrl,
+      syncSchedule: props.syncSchedule,
+      syncConcurrency: props.syncConcurrency,
+    });
+
     new CfnOutput(this, 'ApiUrl', { value: api.api.url, description: 'Invoke URL of the REST API stage' });
     new CfnOutput(this, 'TableName', { value: table.tableName });
     new CfnOutput(this, 'ExportsBucketName', {
       value: ingest.bucket.bucketName,
       description: 'Drop Reporting API exports here',
+    });
+    new CfnOutput(this, 'SyncDeadLetterQueueUrl', {
+      value: sync.deadLetterQueue.queueUrl,
+      description: 'Sync messages whose worker crashed three times',
     });
     new CfnOutput(this, 'ReportingBaseUrl', { value: api.reportingBaseUrl, description: '{base_url} (/v2)' });
     new CfnOutput(this, 'AdminBaseUrl', { value: api.adminBaseUrl, description: '{admin_url} (/v1alpha)' });

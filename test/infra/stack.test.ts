@@ -117,11 +117,11 @@ describe('AnalyticsApiStack (default settings)', () => {
     expect(props(authorizer).AuthorizerResultTtlInSeconds).toBe(60);
   });
 
-  it('deploys one nodejs22.x arm64 function per route plus the authorizer and the ingest function', () => {
+  it('deploys one nodejs22.x arm64 function per route plus the authorizer, the ingest and the two sync functions', () => {
     // CDK's own bucket-notification helper is a Lambda too; it is not ours.
     const fns = ofType(t, 'AWS::Lambda::Function').filter(([id]) => !id.startsWith('BucketNotificationsHandler'));
 
-    expect(fns).toHaveLength(routes.length + 2);
+    expect(fns).toHaveLength(routes.length + 4);
     for (const [id, fn] of fns) {
       expect(props(fn).Runtime, id).toBe('nodejs22.x');
       expect(props(fn).Architectures, id).toEqual(['arm64']);
@@ -233,7 +233,9 @@ describe('AnalyticsApiStack (default settings)', () => {
   });
 
   it('gives the authorizer no table access', () => {
-    const authorizerFnId = functionsByOperation().get(undefined) as string;
+    const [authorizerFnId] = ofType(t, 'AWS::Lambda::Function').find(
+      ([, fn]) => props(fn).Environment?.Variables?.JWT_ISSUER !== undefined,
+    ) as [string, Resource];
 
     expect(
       statementsOfFunction(authorizerFnId)
@@ -256,7 +258,14 @@ describe('AnalyticsApiStack (default settings)', () => {
   it('outputs the API URL, the table name and both base URLs', () => {
     const outputs = Object.keys(t.findOutputs('*'));
 
-    expect(outputs.sort()).toEqual(['AdminBaseUrl', 'ApiUrl', 'ExportsBucketName', 'ReportingBaseUrl', 'TableName']);
+    expect(outputs.sort()).toEqual([
+      'AdminBaseUrl',
+      'ApiUrl',
+      'ExportsBucketName',
+      'ReportingBaseUrl',
+      'SyncDeadLetterQueueUrl',
+      'TableName',
+    ]);
     t.resourceCountIs('AWS::ApiGateway::DomainName', 0);
   });
 });
@@ -364,6 +373,10 @@ describe('loadConfig', () => {
       throttlingBurstLimit: 200,
       reportingDomain: undefined,
       adminDomain: undefined,
+      reportingApiRoot: 'https://youtubereporting.googleapis.com/',
+      oauthTokenUrl: 'https://oauth2.googleapis.com/token',
+      syncSchedule: 'rate(6 hours)',
+      syncConcurrency: 4,
     });
   });
 
