@@ -6,18 +6,15 @@
  * the owner whose refresh token was revoked without stopping the others, and the reach metrics answer by day and by
  * video through the official @googleapis/youtubeanalytics client.
  */
-import { execFile } from 'node:child_process';
-import path from 'node:path';
 import { auth, youtubeAnalytics } from '@googleapis/youtubeanalytics';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDocumentClient } from '../../functions/core/db/document-client';
-import { loadDirectory } from '../../functions/core/directory/directory-loader';
 import { readSyncStates } from '../../functions/core/sync/sync-state';
 import { type LocalApi, startLocalApi } from '../support/local-api';
 import { useOwnTable } from '../support/own-table';
 import { ReportingApiStandin } from '../support/reporting-api-standin';
+import { connectArgs, ownChannel, runCli } from '../support/sync-support';
 
-const ROOT = path.resolve(import.meta.dirname, '..', '..');
 useOwnTable('sync-e2e');
 
 const A = 'UCsyncA';
@@ -80,39 +77,12 @@ let standin: ReportingApiStandin;
 let api: LocalApi;
 let yt: ReturnType<typeof youtubeAnalytics>;
 
-function run(script: string, args: readonly string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    execFile(
-      path.join(ROOT, 'node_modules', '.bin', 'tsx'),
-      [`infra/cli/${script}.ts`, ...args],
-      {
-        cwd: ROOT,
-        timeout: 120_000,
-        env: {
-          ...process.env,
-          DYNAMODB_ENDPOINT: process.env.DYNAMODB_ENDPOINT,
-          TABLE_NAME: process.env.TABLE_NAME,
-          REPORTING_API_ROOT: standin.baseUrl,
-          OAUTH_TOKEN_URL: standin.tokenUrl,
-          SYNC_RETRY_BASE_MS: '1',
-          AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
-        },
-      },
-      (err, stdout, stderr) => resolve({ code: err ? Number(err.code ?? 1) : 0, stdout, stderr }),
-    );
+const run = (script: string, args: readonly string[]) =>
+  runCli(script, args, {
+    REPORTING_API_ROOT: standin.baseUrl,
+    OAUTH_TOKEN_URL: standin.tokenUrl,
+    SYNC_RETRY_BASE_MS: '1',
   });
-}
-
-const connectArgs = (owner: string, a: { clientId: string; clientSecret: string; refreshToken: string }) => [
-  '--owner',
-  owner,
-  '--client-id',
-  a.clientId,
-  '--client-secret',
-  a.clientSecret,
-  '--refresh-token',
-  a.refreshToken,
-];
 
 const lineOf = (out: string, owner: string) => out.split('\n').find((l) => l.startsWith(`${owner}:`)) ?? '';
 
@@ -209,16 +179,7 @@ beforeAll(async () => {
   }
 
   const db = createDocumentClient(process.env.DYNAMODB_ENDPOINT);
-  await loadDirectory(
-    { db, tableName: process.env.TABLE_NAME as string },
-    {
-      users: [{ sub: SUB, channels: [A] }],
-      channels: [{ id: A, title: 'Sync A', videos: ['sa-v1', 'sa-v2', 'sa-v3'], playlists: [] }],
-      contentOwners: [],
-      accounts: [],
-      properties: [],
-    },
-  );
+  await ownChannel({ db, tableName: process.env.TABLE_NAME as string }, SUB, A, ['sa-v1', 'sa-v2', 'sa-v3']);
   db.destroy();
   api = await startLocalApi();
   const oauth = new auth.OAuth2();

@@ -6,7 +6,6 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDocumentClient } from '../../functions/core/db/document-client';
-import { loadDirectory } from '../../functions/core/directory/directory-loader';
 import { dynamoDirectoryRepository, type TableContext } from '../../functions/core/directory/directory-repository';
 import { dynamoGroupRepository } from '../../functions/core/groups/group-repository';
 import { parseReportRequest } from '../../functions/core/reports/query/report-request';
@@ -23,6 +22,7 @@ import { type SyncDeps, syncOwner } from '../../functions/core/sync/sync-service
 import { readSyncStates } from '../../functions/core/sync/sync-state';
 import { useOwnTable } from '../support/own-table';
 import { ReportingApiStandin } from '../support/reporting-api-standin';
+import { ownChannel } from '../support/sync-support';
 
 useOwnTable('sync-faults');
 
@@ -46,13 +46,7 @@ async function freshChannel(days: readonly string[]): Promise<{ owner: Connected
   const ids = days.map((day, i) =>
     standin.publish(channel, 'channel_basic_a3', { day, csv: dayCsv(channel, day, 10 + i) }),
   );
-  await loadDirectory(table, {
-    users: [{ sub, channels: [channel] }],
-    channels: [{ id: channel, title: channel, videos: ['v1'], playlists: [] }],
-    contentOwners: [],
-    accounts: [],
-    properties: [],
-  });
+  await ownChannel(table, sub, channel, ['v1']);
   const owner = parseOwner(channel);
   await connectOwner({ repo: deps.repo, credentials: deps.credentials, tableName: table.tableName }, owner, account);
   return { owner, sub, ids };
