@@ -40,7 +40,7 @@ const refId = (v: any): string | undefined => v?.Ref ?? v?.['Fn::GetAtt']?.[0];
 function actionsOf(t: Template, fnId: string): { actions: string[]; resources: unknown[] } {
   const roleId = refId(resources(t)[fnId]?.Properties?.Role);
   const statements = ofType(t, 'AWS::IAM::Policy')
-    .filter(([, p]) => (p.Properties?.Roles as unknown[]).some((r) => refId(r) === roleId))
+    .filter(([, p]) => ((p.Properties?.Roles ?? []) as unknown[]).some((r) => refId(r) === roleId))
     .flatMap(([, p]) => p.Properties?.PolicyDocument.Statement as Statement[]);
   return {
     actions: statements.flatMap((s) => (Array.isArray(s.Action) ? s.Action : [s.Action])),
@@ -110,12 +110,10 @@ describe('ConnectedSync (default settings)', () => {
 describe('ConnectedSync settings', () => {
   it('takes the schedule and the concurrency from context', () => {
     const t = synth({ syncSchedule: 'cron(0 3 * * ? *)', syncConcurrency: '10' });
-    expect((ofType(t, 'AWS::Events::Rule')[0]?.[1] as Resource).Properties?.ScheduleExpression).toBe(
-      'cron(0 3 * * ? *)',
-    );
-    expect((ofType(t, 'AWS::Lambda::EventSourceMapping')[0]?.[1] as Resource).Properties?.ScalingConfig).toEqual({
-      MaximumConcurrency: 10,
-    });
+    const [[, rule]] = ofType(t, 'AWS::Events::Rule') as [[string, Resource]];
+    const [[, mapping]] = ofType(t, 'AWS::Lambda::EventSourceMapping') as [[string, Resource]];
+    expect(rule.Properties?.ScheduleExpression).toBe('cron(0 3 * * ? *)');
+    expect(mapping.Properties?.ScalingConfig).toEqual({ MaximumConcurrency: 10 });
   });
 
   it('refuses a bad schedule, concurrency or a non-https API root', () => {

@@ -80,20 +80,25 @@ export class AwsStandin {
       return void res.end(JSON.stringify({ __type: 'MissingAuthenticationTokenException', message: 'unsigned' }));
     }
     const target = String(req.headers['x-amz-target'] ?? '');
-    if (target.startsWith('secretsmanager.'))
-      return this.secretsManager(target.slice(15), JSON.parse(raw.toString()), res);
+    if (target.startsWith('secretsmanager.')) {
+      this.secretsManager(target.slice(15), JSON.parse(raw.toString()), res);
+      return;
+    }
     if (target.startsWith('AmazonSQS.')) return this.sqs(target.slice(10), JSON.parse(raw.toString()), res);
     return this.s3(req, raw, res);
   }
 
-  private secretsManager(action: string, input: Record<string, any>, res: ServerResponse): void {
+  /** Answers one call; returns whether it succeeded. */
+  private secretsManager(action: string, input: Record<string, any>, res: ServerResponse): boolean {
     const ok = (value: unknown) => {
       res.writeHead(200, { 'Content-Type': 'application/x-amz-json-1.1' });
       res.end(JSON.stringify(value));
+      return true;
     };
     const fail = (type: string, message: string) => {
       res.writeHead(400, { 'Content-Type': 'application/x-amz-json-1.1', 'x-amzn-ErrorType': type });
       res.end(JSON.stringify({ __type: type, message }));
+      return false;
     };
     const id = String(input.SecretId ?? input.Name ?? '');
     const secret = [...this.secrets.values()].find((s) => s.name === id || s.arn === id);
