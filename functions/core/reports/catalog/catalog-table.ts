@@ -70,7 +70,7 @@ const comboText = (c: Readonly<Record<string, string>>) =>
 const OWNERS = { channel: 'channel', contentOwner: 'content owner' } as const;
 
 /** The report's name, marked when Google's API has no such report. */
-const nameOf = (r: ReportDef) => `${r.name}${r.serviceOnly ? ' *(this service only)*' : ''}`;
+const nameOf = (r: ReportDef) => `${r.name}${r.serviceOnly ? ' _(this service only)_' : ''}`;
 
 /** Pads each column to its widest cell, as the README's other tables are. */
 function markdownTable(head: readonly string[], rows: readonly (readonly string[])[]): string {
@@ -116,7 +116,7 @@ export function catalogMarkdown(ids: ExampleIds): string {
   const entity = REPORTS.find((r) => r.entityFilter?.combinations.length)?.entityFilter;
   const serviceOnly = [...new Set(REPORTS.flatMap((r) => (r.serviceOnly ? [r.serviceOnly] : [])))];
   const notes = [
-    ...serviceOnly.map((why) => `Reports marked *(this service only)*: ${why}.`),
+    ...serviceOnly.map((why) => `Reports marked _(this service only)_: ${why}.`),
     ...(entity
       ? [
           `Content-owner queries must filter by an entity (${code(entity.anyOf)}, as the report allows) or by one of ` +

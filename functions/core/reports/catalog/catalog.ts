@@ -586,7 +586,7 @@ const PLAYLIST_REPORTS: readonly Entry[] = [
 ];
 
 const REACH_NOTE =
-  "this service only: Google's Analytics API answers 400 for these metrics; they come from the channel_reach_* bulk reports";
+  "Google's Analytics API answers 400 for these metrics; this service answers them from the `channel_reach_*` bulk reports";
 const REACH_SLICES = ['insightTrafficSourceType', 'deviceType', 'operatingSystem'];
 
 /**
