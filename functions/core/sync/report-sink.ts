@@ -23,6 +23,8 @@ export interface DownloadedReport {
 export interface Delivery {
   readonly delivered: readonly DownloadedReport[];
   readonly rejected: readonly { readonly report: DownloadedReport; readonly message: string }[];
+  /** Not loaded because the ingest already holds that day from a newer report (loaded by another path). */
+  readonly skipped?: readonly { readonly report: DownloadedReport; readonly reason: string }[];
 }
 
 export interface ReportSink {
@@ -45,16 +47,17 @@ export function ingestSink(facts: FactRepository, rates: RateRepository): Report
         createTime: r.report.createTime,
       }));
       const summary = await ingestFiles(facts, files, { rates });
-      const rejected = [
-        ...summary.rejected.map((x) => ({ name: x.file, message: x.message })),
-        // The ingest's own restatement rule: a day already loaded from a newer report (another load path).
-        ...summary.skipped.map((x) => ({ name: x.file, message: `not loaded: ${x.reason}` })),
-      ].flatMap(({ name, message }) => {
-        const report = byName.get(name);
-        return report ? [{ report, message }] : [];
+      const rejected = summary.rejected.flatMap((x) => {
+        const report = byName.get(x.file);
+        return report ? [{ report, message: x.message }] : [];
       });
-      const failed = new Set(rejected.map((x) => x.report));
-      return { delivered: reports.filter((r) => !failed.has(r)), rejected };
+      // The ingest's own restatement rule: the day was loaded from a newer report by another path (an import).
+      const skipped = summary.skipped.flatMap((x) => {
+        const report = byName.get(x.file);
+        return report ? [{ report, reason: x.reason }] : [];
+      });
+      const notLoaded = new Set([...rejected, ...skipped].map((x) => x.report));
+      return { delivered: reports.filter((r) => !notLoaded.has(r)), rejected, skipped };
     },
   };
 }

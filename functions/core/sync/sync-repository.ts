@@ -44,8 +44,8 @@ export interface SyncRepository {
   get(owners: readonly ConnectedOwner[]): Promise<Connection[]>;
   /** Takes the owner's lease until `until`; undefined when another run holds it (or the owner is not connected). */
   acquire(owner: ConnectedOwner, leaseId: string, now: string, until: string): Promise<Connection | 'held' | undefined>;
-  /** Saves the checkpoint mid-run (under the lease), so a run cut short keeps what it loaded. */
-  saveCheckpoint(owner: ConnectedOwner, leaseId: string, checkpoint: string): Promise<void>;
+  /** Renews the lease until `until` and saves the checkpoint mid-run, so a run cut short keeps what it loaded. */
+  saveProgress(owner: ConnectedOwner, leaseId: string, until: string, checkpoint: string | undefined): Promise<void>;
   /** Writes the run's result and releases the lease. */
   finish(owner: ConnectedOwner, leaseId: string, result: RunResult): Promise<void>;
   /** Marks the owner `needs re-consent`, unless it was connected again (new credentials) since `connectedAt`. */
@@ -166,11 +166,13 @@ export function dynamoSyncRepository({ db, tableName }: TableContext): SyncRepos
       }
     },
 
-    async saveCheckpoint(owner, leaseId, checkpoint) {
-      await update(keys.connection(ownerKey(owner)), 'SET checkpoint = :c', 'leaseId = :lease', {
-        ':c': checkpoint,
-        ':lease': leaseId,
-      });
+    async saveProgress(owner, leaseId, until, checkpoint) {
+      await update(
+        keys.connection(ownerKey(owner)),
+        `SET leaseUntil = :until${checkpoint ? ', checkpoint = :c' : ''}`,
+        'leaseId = :lease',
+        { ':until': until, ':lease': leaseId, ...(checkpoint ? { ':c': checkpoint } : {}) },
+      );
     },
 
     async finish(owner, leaseId, result) {

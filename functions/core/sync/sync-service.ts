@@ -130,8 +130,8 @@ export async function syncOwner(
   const now = deps.now ?? (() => new Date());
   const started = now();
   const leaseId = deps.newLeaseId?.() ?? crypto.randomUUID();
-  const leaseUntil = new Date(started.getTime() + (options.leaseMs ?? DEFAULT_LEASE_MS)).toISOString();
-  const conn = await deps.repo.acquire(owner, leaseId, started.toISOString(), leaseUntil);
+  const until = () => new Date(now().getTime() + (options.leaseMs ?? DEFAULT_LEASE_MS)).toISOString();
+  const conn = await deps.repo.acquire(owner, leaseId, started.toISOString(), until());
   const base = { owner, summary: emptySummary(started.toISOString()), deferred: 0 };
   if (conn === undefined) return { ...base, status: 'not-connected', error: 'not connected: run `connect` first' };
   if (conn === 'held') return { ...base, status: 'busy', error: 'another sync of this owner is running' };
@@ -300,6 +300,15 @@ export async function syncOwner(
         failedTimes.push((listedOfBatch.get(report) as Listed).createTime);
         errors.push(message);
       }
+      for (const { report, reason } of delivery.skipped ?? []) {
+        const l = listedOfBatch.get(report) as Listed;
+        counts.skipped++;
+        handled.push(l.createTime);
+        await deps.repo.recordSkipped(owner, l.family, l.day, [l.report.id]);
+        if (skippedReports.length < MAX_SKIPPED_LISTED) {
+          skippedReports.push({ reportId: l.report.id, reportType: l.reportType, day: l.day, reason });
+        }
+      }
       // Keep what this batch loaded even if the run is cut short later.
       const advanced = nextCheckpoint(
         checkpoint,
@@ -307,10 +316,9 @@ export async function syncOwner(
         [...failedTimes, ...pending.map((l) => l.createTime), ...remainingTimes(toLoad, at + batchSize)],
         listingFailed,
       );
-      if (advanced !== checkpoint && advanced) {
-        checkpoint = advanced;
-        await deps.repo.saveCheckpoint(owner, leaseId, checkpoint);
-      }
+      if (advanced) checkpoint = advanced;
+      // The lease is renewed with every batch, so a long run keeps it.
+      await deps.repo.saveProgress(owner, leaseId, until(), checkpoint);
     }
 
     // 5. The checkpoint.
