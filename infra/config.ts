@@ -3,7 +3,7 @@
  * variable, then from a default. Pure: tests call loadConfig() with their own context and env.
  */
 import { DEFAULT_SCOPE_BASE } from '../functions/core/scopes';
-import { DEFAULT_OAUTH_TOKEN_URL, DEFAULT_REPORTING_API_ROOT } from '../functions/core/sync/reporting-api';
+import { DEFAULT_OAUTH_TOKEN_URL, DEFAULT_REPORTING_API_ROOT } from '../functions/core/sync/defaults';
 
 export interface CustomDomain {
   readonly domainName: string;

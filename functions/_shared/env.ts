@@ -1,6 +1,6 @@
 /** Environment settings, read once per container. Only adapters read these; domain code gets values injected. */
 import { DEFAULT_SCOPE_BASE } from '../core/scopes';
-import { DEFAULT_OAUTH_TOKEN_URL, DEFAULT_REPORTING_API_ROOT } from '../core/sync/reporting-api';
+import { DEFAULT_OAUTH_TOKEN_URL, DEFAULT_REPORTING_API_ROOT } from '../core/sync/defaults';
 
 const read = (name: string): string | undefined => {
   const v = process.env[name];

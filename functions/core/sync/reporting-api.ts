@@ -69,9 +69,6 @@ export interface RetryOptions {
   readonly maxDelayMs: number;
 }
 
-export const DEFAULT_REPORTING_API_ROOT = 'https://youtubereporting.googleapis.com/';
-export const DEFAULT_OAUTH_TOKEN_URL = 'https://oauth2.googleapis.com/token';
-
 export const DEFAULT_SYNC_RETRY: RetryOptions = { attempts: 5, baseDelayMs: 1000, maxDelayMs: 30_000 };
 
 export interface ReportingApiOptions {
