@@ -53,11 +53,11 @@ try {
     credentials: credentials.store,
     api: reportingApiFromEnv,
     sink: ingestSink(dynamoFactRepository(table), dynamoRateRepository(table)),
-    progress: (owner: ConnectedOwner, message: string) => process.stderr.write(`\r${owner.id}: ${message}   `),
+    progress,
   };
   for (const owner of owners) {
     const result = await syncOwner(deps, owner);
-    process.stderr.write('\r\u001b[K');
+    if (process.stderr.isTTY) process.stderr.write('\r\u001b[K');
     console.log(resultLine(result));
     if (result.status !== 'ok' && result.status !== 'busy') failed = true;
   }
@@ -69,6 +69,13 @@ try {
   await table.close();
 }
 process.exit(failed ? 1 : 0);
+
+/** On a terminal, one line rewritten in place; in a log, a line every 25 downloads. */
+let progressCount = 0;
+function progress(owner: ConnectedOwner, message: string): void {
+  if (process.stderr.isTTY) process.stderr.write(`\r${owner.id}: ${message}   `);
+  else if (++progressCount % 25 === 0) process.stderr.write(`${owner.id}: ${message}\n`);
+}
 
 function resultLine(r: OwnerSyncResult): string {
   const s = r.summary;
