@@ -19,6 +19,13 @@ import { openTargetTable, TARGET_OPTIONS, TARGET_USAGE, UsageError } from './tar
 
 const USAGE = `usage: npm run sync -- [--owner <UC… channel id | content owner id>] ${TARGET_USAGE}`;
 
+/** On a terminal, one line rewritten in place; in a log, a line every 25 downloads. */
+let progressCount = 0;
+function progress(owner: ConnectedOwner, message: string): void {
+  if (process.stderr.isTTY) process.stderr.write(`\r${owner.id}: ${message}   `);
+  else if (++progressCount % 25 === 0) process.stderr.write(`${owner.id}: ${message}\n`);
+}
+
 function usage(message: string): never {
   console.error(`sync: ${message}\n${USAGE}`);
   process.exit(2);
@@ -69,13 +76,6 @@ try {
   await table.close();
 }
 process.exit(failed ? 1 : 0);
-
-/** On a terminal, one line rewritten in place; in a log, a line every 25 downloads. */
-let progressCount = 0;
-function progress(owner: ConnectedOwner, message: string): void {
-  if (process.stderr.isTTY) process.stderr.write(`\r${owner.id}: ${message}   `);
-  else if (++progressCount % 25 === 0) process.stderr.write(`${owner.id}: ${message}\n`);
-}
 
 function resultLine(r: OwnerSyncResult): string {
   const s = r.summary;
