@@ -214,7 +214,7 @@ export async function syncOwner(
     const records = await readRecords(deps.repo, owner, [...listed.values()]);
     const toLoad: Listed[] = [];
     const handled: string[] = []; // createTimes of reports done with (known, loaded or skipped)
-    const pending: Listed[] = []; // reports whose fate depends on this run's downloads
+    const pending: Listed[] = []; // reports not tried: the run ran out of time (they wait for the next run)
     for (const [key, group] of byDay) {
       const record = records.get(key);
       const known = (l: Listed) => l.report.id === record?.reportId || record?.skipped.has(l.report.id) === true;
