@@ -4,6 +4,7 @@
  */
 import { parseCorsOrigins } from '../functions/_shared/transport';
 import { DEFAULT_SCOPE_BASE } from '../functions/core/scopes';
+import { DEFAULT_OAUTH_TOKEN_URL, DEFAULT_REPORTING_API_ROOT } from '../functions/core/sync/defaults';
 
 export interface CustomDomain {
   readonly domainName: string;
@@ -46,6 +47,14 @@ export interface StackConfig {
   readonly explorer: boolean;
   /** The explorer's sign-in with an authorization-code + PKCE flow (a user pool's hosted UI, or any OIDC provider). */
   readonly explorerOAuth?: { readonly authorizeUrl: string; readonly tokenUrl: string; readonly clientId: string };
+  /** The YouTube Reporting API the connected-owner sync reads (https). */
+  readonly reportingApiRoot: string;
+  /** Google's OAuth token endpoint the sync refreshes access tokens at (https). */
+  readonly oauthTokenUrl: string;
+  /** When the sync runs: an EventBridge `rate(…)` or `cron(…)` expression. */
+  readonly syncSchedule: string;
+  /** How many owners are synced at once (the worker's SQS maximum concurrency, 2–1000). */
+  readonly syncConcurrency: number;
 }
 
 /**
@@ -84,6 +93,10 @@ const SETTINGS = {
   explorerAuthorizeUrl: 'EXPLORER_AUTHORIZE_URL',
   explorerTokenUrl: 'EXPLORER_TOKEN_URL',
   explorerClientId: 'EXPLORER_CLIENT_ID',
+  reportingApiRoot: 'REPORTING_API_ROOT',
+  oauthTokenUrl: 'OAUTH_TOKEN_URL',
+  syncSchedule: 'SYNC_SCHEDULE',
+  syncConcurrency: 'SYNC_CONCURRENCY',
 } as const;
 
 type SettingKey = keyof typeof SETTINGS;
@@ -109,6 +122,19 @@ export function loadConfig(getContext: (key: string) => unknown, env: NodeJS.Pro
     if (value === undefined) return fallback;
     if (value !== 'true' && value !== 'false') throw new Error(`${key} must be true or false`);
     return value === 'true';
+  };
+
+  /** An https URL (tokens and refresh tokens travel to it). */
+  const httpsUrl = (key: SettingKey, fallback: string): string => {
+    const value = get(key) ?? fallback;
+    let url: URL | undefined;
+    try {
+      url = new URL(value);
+    } catch {
+      url = undefined;
+    }
+    if (url?.protocol !== 'https:') throw new Error(`${key} must be an https:// URL`);
+    return value;
   };
 
   const domain = (nameKey: SettingKey, certKey: SettingKey): CustomDomain | undefined => {
@@ -162,7 +188,14 @@ export function loadConfig(getContext: (key: string) => unknown, env: NodeJS.Pro
     publicRootUrl: https('publicRootUrl'),
     explorer: bool('explorer', false),
     explorerOAuth: explorerOAuth(),
+    reportingApiRoot: httpsUrl('reportingApiRoot', DEFAULT_REPORTING_API_ROOT),
+    oauthTokenUrl: httpsUrl('oauthTokenUrl', DEFAULT_OAUTH_TOKEN_URL),
+    syncSchedule: get('syncSchedule') ?? 'rate(6 hours)',
+    syncConcurrency: int('syncConcurrency', 4, 1000, 2),
   };
+  if (!/^(rate|cron)\(.+\)$/.test(config.syncSchedule)) {
+    throw new Error('syncSchedule must be an EventBridge rate(...) or cron(...) expression');
+  }
 
   // aws-jwt-verify refuses non-https JWKS URIs; fail at synth rather than on the first request.
   if (!config.jwksUri.startsWith('https://')) throw new Error('jwksUri must be an https:// URL');

@@ -25,6 +25,7 @@ import { PolicyStatement, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import type { IFunction, Function as LambdaFunction } from 'aws-cdk-lib/aws-lambda';
 import { Topic } from 'aws-cdk-lib/aws-sns';
 import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
+import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import {
   AUTHORIZER_OPERATION,
@@ -210,6 +211,16 @@ export class Monitoring extends Construct {
           ]
         : []),
     );
+  }
+
+  /** An alarm when a dead-letter queue holds a message: work that failed after every retry and waits for a person. */
+  watchDeadLetterQueue(name: string, queue: IQueue, description: string): void {
+    const depth = queue.metricApproximateNumberOfMessagesVisible({ period: PERIOD, statistic: 'Maximum', label: name });
+    this.alarm(`${name}DeadLetters`, depth, {
+      description,
+      threshold: 0,
+      comparison: ComparisonOperator.GREATER_THAN_THRESHOLD,
+    });
   }
 
   private addIngest(ingest: ExportIngest, lagAlarmMinutes: number): void {

@@ -131,7 +131,7 @@ export const DEMO_FAMILY_EXPORTS: readonly GeneratorOptions[] = [
     reports: [
       'channel_province', 'channel_playback_location', 'channel_traffic_source', 'channel_device_os',
       'channel_demographics', 'channel_sharing_service', 'channel_combined', 'playlist', 'channel_city',
-      'channel_audience_retention', 'channel_estimated_revenue', 'channel_ad_rates',
+      'channel_audience_retention', 'channel_estimated_revenue', 'channel_ad_rates', 'channel_reach',
     ],
   },
   {
@@ -177,7 +177,7 @@ export const DEMO_EXAMPLE_IDS = {
 } as const;
 
 /** Bump when the demo world or its storage changes, so existing local tables pick up the new version. */
-export const DEMO_WORLD_VERSION = 9;
+export const DEMO_WORLD_VERSION = 10;
 const MARKER = { pk: 'DEMO#WORLD', sk: 'VERSION' };
 
 /** Loads the demo world unless this version is already there. Returns whether it loaded anything. */

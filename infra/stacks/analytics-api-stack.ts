@@ -1,12 +1,14 @@
 /**
- * The one stack: table, authorizer, the routed REST API, the cloud ingest and its monitoring, plus the URLs and names
- * operators need. Each part is a construct of infra/constructs/; this file only wires them together.
+ * The one stack: table, authorizer, the routed REST API, the cloud ingest and its monitoring, the connected-owner
+ * sync, plus the URLs and names operators need. Each part is a construct of infra/constructs/; this file only wires
+ * them together.
  */
 import { Aws, CfnOutput, Duration, Fn, Stack, type StackProps } from 'aws-cdk-lib';
 import type { Construct } from 'constructs';
 import type { StackConfig } from '../config';
 import { ApiFunction } from '../constructs/api-function';
 import { AppTable } from '../constructs/app-table';
+import { ConnectedSync } from '../constructs/connected-sync';
 import { ExportIngest } from '../constructs/export-ingest';
 import { Monitoring } from '../constructs/monitoring';
 import { RoutedRestApi } from '../constructs/routed-rest-api';
@@ -46,6 +48,22 @@ export class AnalyticsApiStack extends Stack {
       ingest,
     });
 
+    const sync = new ConnectedSync(this, 'ConnectedSync', {
+      table,
+      bucket: ingest.bucket,
+      reportingApiRoot: props.reportingApiRoot,
+      oauthTokenUrl: props.oauthTokenUrl,
+      syncSchedule: props.syncSchedule,
+      syncConcurrency: props.syncConcurrency,
+    });
+    this.monitoring.watchFunction('sync.dispatch', sync.dispatchFn);
+    this.monitoring.watchFunction('sync.worker', sync.workerFn);
+    this.monitoring.watchDeadLetterQueue(
+      'Sync',
+      sync.deadLetterQueue,
+      'An owner’s sync crashed on every retry and waits in the sync dead-letter queue (README: connected channels)',
+    );
+
     this.acknowledgeCdkInternals();
 
     new CfnOutput(this, 'ApiUrl', { value: api.api.url, description: 'Invoke URL of the REST API stage' });
@@ -75,6 +93,10 @@ export class AnalyticsApiStack extends Stack {
         description: 'Every alarm notifies this topic (confirm the e-mail subscription first)',
       });
     }
+    new CfnOutput(this, 'SyncDeadLetterQueueUrl', {
+      value: sync.deadLetterQueue.queueUrl,
+      description: 'Sync messages whose worker crashed three times',
+    });
     new CfnOutput(this, 'ReportingBaseUrl', { value: api.reportingBaseUrl, description: '{base_url} (/v2)' });
     new CfnOutput(this, 'AdminBaseUrl', { value: api.adminBaseUrl, description: '{admin_url} (/v1alpha)' });
     if (props.explorer) {

@@ -39,16 +39,24 @@ const INGEST_ACTIONS = [
   'dynamodb:ConditionCheckItem',
 ];
 
-/** The queue that has a redrive policy (the ingest queue) and the one it names (the dead-letter queue). */
+/** The ingest queue (of the ExportIngest construct, with a redrive policy) and the one it names (its dead-letter queue). */
 function queues(t: Template): { queueId: string; queue: Resource; dlqId: string; dlq: Resource } {
   const all = ofType(t, 'AWS::SQS::Queue');
-  const [queueId, queue] = all.find(([, q]) => props(q).RedrivePolicy) as [string, Resource];
+  const [queueId, queue] = all.find(([id, q]) => id.startsWith('ExportIngest') && props(q).RedrivePolicy) as [
+    string,
+    Resource,
+  ];
   const dlqId = refId(props(queue).RedrivePolicy.deadLetterTargetArn) as string;
   return { queueId, queue, dlqId, dlq: t.toJSON().Resources[dlqId] as Resource };
 }
 
-const ingestFunctionId = (t: Template): string =>
-  ofType(t, 'AWS::Lambda::EventSourceMapping').map(([, m]) => refId(props(m).FunctionName))[0] as string;
+/** The ingest queue's event source mapping (the sync worker has one too). */
+const ingestMapping = (t: Template): [string, Resource] =>
+  ofType(t, 'AWS::Lambda::EventSourceMapping').find(
+    ([, m]) => refId(props(m).EventSourceArn) === queues(t).queueId,
+  ) as [string, Resource];
+
+const ingestFunctionId = (t: Template): string => refId(props(ingestMapping(t)[1]).FunctionName) as string;
 
 describe('cloud ingest: bucket → queue → function, dead-letter queue', () => {
   let t: Template;
@@ -96,10 +104,8 @@ describe('cloud ingest: bucket → queue → function, dead-letter queue', () =>
 
   it('consumes the queue one file at a time with batch item failures and a bounded maximum concurrency', () => {
     const { queueId } = queues(t);
-    const mappings = ofType(t, 'AWS::Lambda::EventSourceMapping');
+    const [, mapping] = ingestMapping(t);
 
-    expect(mappings).toHaveLength(1);
-    const [, mapping] = mappings[0] as [string, Resource];
     expect(refId(props(mapping).EventSourceArn)).toBe(queueId);
     expect(props(mapping).BatchSize).toBe(1);
     expect(props(mapping).FunctionResponseTypes).toEqual(['ReportBatchItemFailures']);
@@ -174,7 +180,7 @@ describe('cloud ingest: bucket → queue → function, dead-letter queue', () =>
       }),
     );
     const fn = custom.toJSON().Resources[ingestFunctionId(custom)] as Resource;
-    const [, mapping] = ofType(custom, 'AWS::Lambda::EventSourceMapping')[0] as [string, Resource];
+    const [, mapping] = ingestMapping(custom);
 
     expect(props(fn).MemorySize).toBe(6144);
     expect(props(fn).EphemeralStorage).toEqual({ Size: 8192 });
@@ -246,7 +252,8 @@ describe('alarms and dashboard', () => {
   it.each(['Errors', 'Throttles'])('alarms on each function’s %s', (metricName) => {
     const fns = ownFunctions(t);
 
-    expect(fns).toHaveLength(deployedRoutes({ explorer: false }).length + 2);
+    // The routes' functions, the authorizer, the ingest and the two sync functions.
+    expect(fns).toHaveLength(deployedRoutes({ explorer: false }).length + 4);
     for (const [fnId] of fns) {
       const watching = alarms.filter(([, a]) => watchesFunction(a, metricName, fnId));
       expect(watching, fnId).toHaveLength(1);

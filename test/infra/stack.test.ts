@@ -145,10 +145,10 @@ describe('AnalyticsApiStack (default settings)', () => {
     expect(props(authorizer).AuthorizerResultTtlInSeconds).toBe(60);
   });
 
-  it('deploys one nodejs22.x arm64 function per route plus the authorizer and the ingest function', () => {
+  it('deploys one nodejs22.x arm64 function per route plus the authorizer, the ingest and the two sync functions', () => {
     const fns = ownFunctions(t);
 
-    expect(fns).toHaveLength(routes.length + 2);
+    expect(fns).toHaveLength(routes.length + 4);
     for (const [id, fn] of fns) {
       expect(props(fn).Runtime, id).toBe('nodejs22.x');
       expect(props(fn).Architectures, id).toEqual(['arm64']);
@@ -262,7 +262,9 @@ describe('AnalyticsApiStack (default settings)', () => {
   });
 
   it('gives the authorizer no table access', () => {
-    const authorizerFnId = functionsByOperation().get(undefined) as string;
+    const [authorizerFnId] = ofType(t, 'AWS::Lambda::Function').find(
+      ([, fn]) => props(fn).Environment?.Variables?.JWT_ISSUER !== undefined,
+    ) as [string, Resource];
 
     expect(
       statementsOfFunction(authorizerFnId)
@@ -296,6 +298,7 @@ describe('AnalyticsApiStack (default settings)', () => {
       'IngestQueueArn',
       'IngestQueueName',
       'ReportingBaseUrl',
+      'SyncDeadLetterQueueUrl',
       'TableName',
     ]);
     t.resourceCountIs('AWS::ApiGateway::DomainName', 0);
@@ -461,6 +464,10 @@ describe('loadConfig', () => {
       publicRootUrl: undefined,
       explorer: false,
       explorerOAuth: undefined,
+      reportingApiRoot: 'https://youtubereporting.googleapis.com/',
+      oauthTokenUrl: 'https://oauth2.googleapis.com/token',
+      syncSchedule: 'rate(6 hours)',
+      syncConcurrency: 4,
     });
   });
 

@@ -24,6 +24,15 @@
  * | F2 | What a loaded month holds (days, partitions) for ingest | GetItem                                     | pk FACT#<family>#<channel>#MANIFEST, sk M#<yyyy-mm>                   |
  * | X1 | Exchange rates of a currency over a range of days, and  | Query pk, sk BETWEEN; Query sk <= first day | pk FX#<currency>, sk D#<yyyy-mm-dd>; attribute `rate` (units per USD) |
  * |    | the latest rate before the range (currency=)            |    (descending, Limit 1)                    |                                                                       |
+ * | S1 | Every connected owner with its sync state (connect      | Query pk = CONNECTIONS (consistent)         | pk CONNECTIONS, sk <channel|contentOwner>:<id>: the credentials'     |
+ * |    | --list, the scheduled dispatcher, readSyncStates)       |                                             |    secret name, checkpoint, last success / error / run, re-consent    |
+ * | S2 | One connected owner: connect, disconnect, its sync run   | GetItem / BatchGetItem; conditional Put and | same; a run holds a lease (`leaseId`, `leaseUntil`) so two syncs of  |
+ * |    | (lease, checkpoint and result written conditionally)    |    Update on the lease                      |    one owner never overlap                                             |
+ * | S3 | The OAuth credentials of a connected owner, on the local | GetItem, Put, Delete                        | pk SECRET#<name>, sk SECRET (deployed stacks keep them in Secrets     |
+ * |    | table only (core/sync/credential-store.ts)              |                                             |    Manager under the same name instead)                               |
+ * | S4 | The report each (report family, owner, day) was loaded  | Query pk, sk BETWEEN the days of the listed | pk SYNCED#<channel|contentOwner>:<id>#<family code>, sk D#<day>:     |
+ * |    | from, and the older ones skipped (restatements: newest  |    reports (consistent); conditional Put    |    reportId, createTime, reportType, skipped (string set)             |
+ * |    | createTime wins)                                         |                                             |                                                                       |
  *
  * Acting-owner keys (`actor`): `channel:<channelId>`, `contentOwner:<id>`, or `user:<sub>` for a caller that owns
  * no channel. Groups live in their owner's partition, so one owner can never address another owner's group: a
@@ -84,6 +93,15 @@ export const keys = {
   }),
   fxPartition: (currency: string) => `FX#${currency}`,
   fxRate: (currency: string, day: string): TableKey => ({ pk: `FX#${currency}`, sk: `D#${day}` }),
+  connectionsPartition: 'CONNECTIONS',
+  /** `owner` is an owner key: `channel:<id>` or `contentOwner:<id>` (core/sync/owner.ts). */
+  connection: (owner: string): TableKey => ({ pk: 'CONNECTIONS', sk: owner }),
+  localSecret: (name: string): TableKey => ({ pk: `SECRET#${name}`, sk: 'SECRET' }),
+  syncedPartition: (owner: string, family: string) => `SYNCED#${owner}#${family}`,
+  syncedDay: (owner: string, family: string, day: string): TableKey => ({
+    pk: `SYNCED#${owner}#${family}`,
+    sk: `D#${day}`,
+  }),
   groupItem: (actor: string, groupId: string, kind: DirectoryKind, resourceId: string): TableKey => ({
     pk: `OWNER#${actor}`,
     sk: `ITEM#${groupId}#${kind}#${resourceId}`,

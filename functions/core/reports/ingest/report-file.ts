@@ -39,11 +39,15 @@ function plainStart(raw: string): boolean {
   const next = raw.charCodeAt(1) | 32; // lower case
   return next !== 120 && next !== 98 && next !== 111; // x b o
 }
-/** Averages stored weighted by the row's views, so they can be re-averaged over any set of rows. */
-const WEIGHTED_COLUMNS = new Set([
-  'average_view_duration_percentage',
-  'audience_watch_ratio',
-  'relative_retention_performance',
+/**
+ * Averages and rates stored weighted by another column of the row (views; impressions for the thumbnail click rate,
+ * which becomes clicks), so they can be re-averaged over any set of rows.
+ */
+const WEIGHTED_COLUMNS: ReadonlyMap<string, string> = new Map([
+  ['average_view_duration_percentage', 'views'],
+  ['audience_watch_ratio', 'views'],
+  ['relative_retention_performance', 'views'],
+  ['video_thumbnail_impressions_ctr', 'video_thumbnail_impressions'],
 ]);
 
 export function readReportFile(file: string, table: CsvTable, options: ReadOptions = {}): ParsedDayFile {
@@ -81,8 +85,14 @@ export function readReportFile(file: string, table: CsvTable, options: ReadOptio
     .map(([column, measure]) => ({ column, index: col(column), at: MEASURE_INDEX[measure] }))
     .filter((m) => m.index >= 0);
   const measures = measureColumns.filter((m) => !WEIGHTED_COLUMNS.has(m.column));
-  const weighted = measureColumns.filter((m) => WEIGHTED_COLUMNS.has(m.column));
-  const iViews = col('views');
+  // Each weighted column with the measure of its weight column (when the file has that column).
+  const weighted = measureColumns
+    .filter((m) => WEIGHTED_COLUMNS.has(m.column))
+    .map((m) => {
+      const by = WEIGHTED_COLUMNS.get(m.column) as string;
+      const measure = family.measures[by];
+      return { ...m, weight: measure !== undefined && col(by) >= 0 ? MEASURE_INDEX[measure] : undefined };
+    });
 
   let day: string | undefined;
   let checkedDate = '';
@@ -142,10 +152,10 @@ export function readReportFile(file: string, table: CsvTable, options: ReadOptio
     }
     for (const m of weighted) {
       const raw = (fields[m.index] as string).trim();
-      if (raw === '' || iViews < 0) continue;
+      if (raw === '' || m.weight === undefined) continue;
       if (!NUMBER.test(raw) || Number(raw) < 0) fail(m.column, `"${raw}" is not a non-negative number`);
-      const views = sums[MEASURE_INDEX.views];
-      sums[m.at] = views === null || views === undefined ? null : Number(raw) * views;
+      const weight = sums[m.weight];
+      sums[m.at] = weight === null || weight === undefined ? null : Number(raw) * weight;
     }
     const ownerKey = owner ?? channel;
     const unique = `${ownerKey}\u0000${channel}${key}`;
