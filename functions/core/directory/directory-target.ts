@@ -223,7 +223,7 @@ export function diffDirectories(current: DirectoryFile, target: DirectoryFile): 
     for (const id of [...new Set([...before.keys(), ...after.keys()])].sort()) {
       const [a, b] = [before.get(id), after.get(id)];
       if (!a && b) changes.push({ op: 'add', kind, id, details: summary(b) });
-      else if (a && !b) changes.push({ op: 'remove', kind, id, details: [] });
+      else if (a && !b) changes.push({ op: 'remove', kind, id, details: summary(a) });
       else if (a && b && JSON.stringify(a) !== JSON.stringify(b)) {
         changes.push({ op: 'change', kind, id, details: fieldDeltas(a as never, b as never) });
       }
