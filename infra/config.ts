@@ -23,7 +23,19 @@ export interface StackConfig {
   readonly reportingDomain?: CustomDomain;
   /** Serves {admin_url} (the /v1alpha admin API). */
   readonly adminDomain?: CustomDomain;
+  /** A Cognito user pool as an issuer of the stack's own (infra/constructs/user-pool.ts); off unless `userPool=true`. */
+  readonly userPool?: UserPoolConfig;
 }
+
+export interface UserPoolConfig {
+  /** Prefix of the hosted UI domain (`<prefix>.auth.<region>.amazoncognito.com`); default `analytics-api-<account>`. */
+  readonly domainPrefix?: string;
+  /** Where the hosted UI may send people back with a code (the people client's callback URLs). */
+  readonly callbackUrls: readonly string[];
+}
+
+/** Where the people client sends a code by default: a loopback port, as installed apps and the Google clients do. */
+export const DEFAULT_CALLBACK_URL = 'http://localhost:8085/callback';
 
 /**
  * Used when no identity provider is configured, so `cdk synth` works with no settings. `.invalid` never resolves
@@ -48,6 +60,9 @@ const SETTINGS = {
   reportingCertificateArn: 'REPORTING_CERTIFICATE_ARN',
   adminDomainName: 'ADMIN_DOMAIN_NAME',
   adminCertificateArn: 'ADMIN_CERTIFICATE_ARN',
+  userPool: 'USER_POOL',
+  userPoolDomainPrefix: 'USER_POOL_DOMAIN_PREFIX',
+  userPoolCallbackUrls: 'USER_POOL_CALLBACK_URLS',
 } as const;
 
 type SettingKey = keyof typeof SETTINGS;
@@ -76,6 +91,33 @@ export function loadConfig(getContext: (key: string) => unknown, env: NodeJS.Pro
     return { domainName, certificateArn };
   };
 
+  const flag = (key: SettingKey): boolean => {
+    const value = get(key)?.toLowerCase();
+    if (value === undefined || value === 'false' || value === '0') return false;
+    if (value === 'true' || value === '1') return true;
+    throw new Error(`${key} must be true or false`);
+  };
+
+  const userPool = (): UserPoolConfig | undefined => {
+    if (!flag('userPool')) return undefined;
+    const domainPrefix = get('userPoolDomainPrefix');
+    // Cognito's rule for prefix domains: lowercase letters, digits and hyphens, not starting or ending with one.
+    if (domainPrefix !== undefined && !/^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/.test(domainPrefix)) {
+      throw new Error('userPoolDomainPrefix may hold lowercase letters, digits and inner hyphens (at most 63)');
+    }
+    if (domainPrefix !== undefined && /aws|amazon|cognito/.test(domainPrefix)) {
+      throw new Error('userPoolDomainPrefix may not contain aws, amazon or cognito (Cognito reserves them)');
+    }
+    const callbackUrls = (get('userPoolCallbackUrls') ?? DEFAULT_CALLBACK_URL).split(',').map((u) => u.trim());
+    for (const url of callbackUrls) {
+      // Cognito accepts http only for localhost.
+      if (!/^https:\/\/\S+$/.test(url) && !/^http:\/\/localhost(:\d+)?(\/\S*)?$/.test(url)) {
+        throw new Error(`userPoolCallbackUrls: ${url} must be https:// (or http://localhost)`);
+      }
+    }
+    return { ...(domainPrefix ? { domainPrefix } : {}), callbackUrls };
+  };
+
   const config: StackConfig = {
     jwtIssuer: get('jwtIssuer') ?? PLACEHOLDER_JWT.issuer,
     jwtAudience: get('jwtAudience') ?? PLACEHOLDER_JWT.audience,
@@ -87,6 +129,7 @@ export function loadConfig(getContext: (key: string) => unknown, env: NodeJS.Pro
     throttlingBurstLimit: int('throttlingBurstLimit', 200, 5_000),
     reportingDomain: domain('reportingDomainName', 'reportingCertificateArn'),
     adminDomain: domain('adminDomainName', 'adminCertificateArn'),
+    userPool: userPool(),
   };
 
   // aws-jwt-verify refuses non-https JWKS URIs; fail at synth rather than on the first request.

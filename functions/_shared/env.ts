@@ -27,6 +27,14 @@ export const env = {
   get jwksUri(): string | undefined {
     return read('JWKS_URI');
   },
+  /** The stack's user pool (`-c userPool=true`), whose access tokens the authorizer accepts. */
+  get cognitoUserPoolId(): string | undefined {
+    return read('COGNITO_USER_POOL_ID');
+  },
+  /** The pool's app clients (comma-separated) whose access tokens are accepted. */
+  get cognitoClientIds(): string[] {
+    return (read('COGNITO_CLIENT_IDS') ?? '').split(',').filter(Boolean);
+  },
   /** Secret that signs page tokens (tamper-proof pagination). */
   get pageTokenSecret(): string {
     return read('PAGE_TOKEN_SECRET') ?? 'local-development-page-token-secret';
