@@ -11,13 +11,14 @@ export type ReadText = { ok: true; doc: unknown; where(path: DocPath): string } 
 /** Parses `text`; `where(path)` is `file:line:column` of the deepest node of `path` the document has. */
 export function readDirectoryText(file: string, text: string): ReadText {
   const lines = new LineCounter();
-  const doc = parseDocument(text, { lineCounter: lines, prettyErrors: false, uniqueKeys: true });
+  const doc = parseDocument(text, { lineCounter: lines, prettyErrors: true, uniqueKeys: true });
   if (doc.errors.length > 0) {
     return {
       ok: false,
       messages: doc.errors.map((e) => {
         const at = e.linePos?.[0];
-        return `${file}${at ? `:${at.line}:${at.col}` : ''}: ${e.message.split('\n')[0]}`;
+        const message = (e.message.split('\n')[0] as string).replace(/ at line \d+, column \d+:?$/, '');
+        return `${file}${at ? `:${at.line}:${at.col}` : ''}: ${message}`;
       }),
     };
   }

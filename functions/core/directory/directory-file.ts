@@ -187,7 +187,7 @@ export const emptyDirectory = (): DirectoryFile => ({
 export function parseDirectoryFile(
   doc: unknown,
 ): { ok: true; file: DirectoryFile } | { ok: false; issues: DirectoryIssue[] } {
-  const parsed = directoryFileSchema.safeParse(doc ?? {});
+  const parsed = directoryFileSchema.safeParse(doc ?? {}, { reportInput: true });
   if (!parsed.success) {
     return {
       ok: false,
@@ -199,7 +199,8 @@ export function parseDirectoryFile(
 
 function issueMessage(issue: z.core.$ZodIssue): string {
   if (issue.code === 'unrecognized_keys') return `unknown field ${issue.keys.map((k) => `'${k}'`).join(', ')}`;
-  if (issue.code === 'invalid_type' && issue.input === undefined) return 'required';
+  if ((issue.code === 'invalid_type' || issue.code === 'invalid_value') && issue.input === undefined) return 'required';
+  if (issue.code === 'invalid_value') return `must be one of ${issue.values.join(', ')}`;
   return issue.message;
 }
 
