@@ -58,9 +58,12 @@ export async function benchDirectoryResources(
       const files = readdirSync(dir, { recursive: true, encoding: 'utf8' })
         .filter((f) => f.endsWith('.csv'))
         .map((f) => ({ name: path.join(dir, f), read: async () => readFileSync(path.join(dir, f)) }));
-      await ingestFiles(dynamoFactRepository(env.table), files, {
-        resources: { record: async (s) => void (seen = s) },
-      });
+      const capture = {
+        record: async (named: readonly SeenResources[]) => {
+          seen = named;
+        },
+      };
+      await ingestFiles(dynamoFactRepository(env.table), files, { resources: capture });
       const record = async (scenario: string) => {
         let stats: ResourceSinkStats | undefined;
         const started = performance.now();
