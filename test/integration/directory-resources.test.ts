@@ -129,9 +129,9 @@ describe('a channel’s exports', () => {
 
     const groups = dynamoGroupRepository(table);
     await groups.create({ id: `g-${t}`, actor: `channel:${channel}`, title: 'videos', ...group });
-    expect((await groups.insertItem(`channel:${channel}`, `g-${t}`, 'youtube#video', `${channel}-v003`)).created).toBe(
-      true,
-    );
+    expect(
+      (await groups.insertItem(`channel:${channel}`, `g-${t}`, 'youtube#video', videos[1] as string)).created,
+    ).toBe(true);
     await expect(
       groups.insertItem(`channel:${channel}`, `g-${t}`, 'youtube#video', `${channel}-v999`),
     ).rejects.toMatchObject({
@@ -140,7 +140,7 @@ describe('a channel’s exports', () => {
     // Another channel cannot group them.
     await groups.create({ id: `g2-${t}`, actor: 'channel:UCsomeoneelse', title: 'x', ...group });
     await expect(
-      groups.insertItem('channel:UCsomeoneelse', `g2-${t}`, 'youtube#video', `${channel}-v001`),
+      groups.insertItem('channel:UCsomeoneelse', `g2-${t}`, 'youtube#video', videos[0] as string),
     ).rejects.toMatchObject({
       reason: 'resourceNotFound',
     });
@@ -163,18 +163,13 @@ describe('a channel’s exports', () => {
 
   it('never overwrites another kind of item at a resource key; the others are written', async () => {
     const channel = `UCclash${fresh()}`;
-    await db.send(
-      new PutCommand({
-        TableName: table.tableName,
-        Item: { ...keys.directoryEntry('VIDEO', `${channel}-v002`), entity: 'Other' },
-      }),
-    );
-    const stats = await ingest(await exportsOf({ channel }));
-    expect(stats).toMatchObject({ refused: 1, written: 4 });
-    expect(await entry('VIDEO', `${channel}-v002`)).toEqual({
-      ...keys.directoryEntry('VIDEO', `${channel}-v002`),
-      entity: 'Other',
-    });
+    const files = await exportsOf({ channel });
+    const [taken, ...others] = await namedIn(files, 'video_id');
+    const clash = { ...keys.directoryEntry('VIDEO', taken as string), entity: 'Other' };
+    await db.send(new PutCommand({ TableName: table.tableName, Item: clash }));
+    const stats = await ingest(files);
+    expect(stats).toMatchObject({ refused: 1, written: others.length });
+    expect(await entry('VIDEO', taken as string)).toEqual(clash);
   });
 
   it('a link changed while the resources are written: the write fails, the links are read again', async () => {
@@ -224,7 +219,7 @@ describe('a channel’s exports', () => {
     } finally {
       hook = undefined;
     }
-    expect((await entry('VIDEO', `${channel}-v001`))?.owners).toEqual(
+    expect((await entry('VIDEO', video as string))?.owners).toEqual(
       new Set([`channel:${channel}`, `contentOwner:${co}`]),
     );
   });

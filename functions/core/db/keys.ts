@@ -73,9 +73,10 @@ export const keys = {
     sk: `MANAGER#${sub}`,
   }),
   channelResourcesGsi: (channelId: string, kind: DirectoryKind, id: string) => ({
-    gsi1pk: `CHANNEL#${channelId}#RESOURCES`,
+    gsi1pk: keys.channelResourcesPartition(channelId),
     gsi1sk: `${kind}#${id}`,
   }),
+  channelResourcesPartition: (channelId: string) => `CHANNEL#${channelId}#RESOURCES`,
 
   directoryRecordPartition: 'DIRECTORY',
   directoryRecord: (kind: DirectoryRecordKind, id: string): TableKey => ({ pk: 'DIRECTORY', sk: `${kind}#${id}` }),

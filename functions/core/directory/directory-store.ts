@@ -22,7 +22,7 @@ import { isConditionFailure, isTransactionCanceled } from '../db/conditions';
 import { keys } from '../db/keys';
 import { queryAll } from '../db/query-all';
 import { backoff, DEFAULT_RETRY } from '../db/retry';
-import type { TableKey } from '../db/table-definition';
+import { type TableKey, tableDefinition } from '../db/table-definition';
 import type { DirectoryFile } from './directory-file';
 import { canonical, emptyDirectory } from './directory-file';
 import {
@@ -186,6 +186,7 @@ export function dynamoDirectoryStore(ctx: TableContext): DirectoryStore {
       held.assertHeld();
       const extra: TransactItem[] = [held.check];
       if (bumpLinks) {
+        // Unconditional: a counter only ever incremented, and the lease check beside it guards the transaction.
         extra.push({
           Update: {
             TableName: tableName,
@@ -456,9 +457,9 @@ export function dynamoDirectoryStore(ctx: TableContext): DirectoryStore {
   async function relink(channelId: string, was: string | undefined, now: string | undefined): Promise<void> {
     const resources = await queryAll(db, {
       TableName: tableName,
-      IndexName: 'gsi1',
+      IndexName: tableDefinition.globalIndexes[0].name,
       KeyConditionExpression: 'gsi1pk = :pk',
-      ExpressionAttributeValues: { ':pk': `CHANNEL#${channelId}#RESOURCES` },
+      ExpressionAttributeValues: { ':pk': keys.channelResourcesPartition(channelId) },
       ProjectionExpression: 'pk, sk, entity, listedBy, seenBy',
     });
     const add = now ? contentOwnerActor(now) : undefined;
