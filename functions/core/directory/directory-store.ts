@@ -35,9 +35,9 @@ import {
   listedResources,
   sameAttributes,
 } from './directory-items';
+import { type HeldLease, takeLease } from './directory-lease';
 import type { TableContext } from './directory-repository';
 import {
-  DirectoryBusyError,
   DirectoryConflictError,
   type DirectoryLease,
   type DirectoryStore,
@@ -45,8 +45,6 @@ import {
 } from './directory-service';
 import { SECTIONS } from './directory-target';
 
-const LEASE_MS = 60_000;
-const RENEW_MS = 15_000;
 /** Transactions hold 100 actions; one is the lease check, one may be the links revision. */
 const ACTIONS_PER_TRANSACTION = 98;
 /** A user's grants (at most MAX_USER_GRANTS) and record, beside the lease check. */
@@ -54,12 +52,6 @@ const USER_ACTIONS = 99;
 const IN_FLIGHT = 16;
 
 type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
-
-interface HeldLease extends DirectoryLease {
-  readonly check: TransactItem;
-  /** Throws when a renewal found the lease taken by someone else. */
-  assertHeld(): void;
-}
 
 const SECTION_OF_KIND = Object.fromEntries(SECTIONS.map((s) => [s.kind, s.section])) as Record<
   string,
@@ -83,97 +75,6 @@ export function dynamoDirectoryStore(ctx: TableContext): DirectoryStore {
       if (section) (dir[section] as unknown[]).push(JSON.parse(String(item.doc)));
     }
     return canonical(dir);
-  }
-
-  async function lease(
-    holder: string,
-    options: { waitMs?: number; onWait?: (heldBy: string) => void } = {},
-  ): Promise<DirectoryLease> {
-    const deadline = Date.now() + (options.waitMs ?? 0);
-    const key = keys.directoryLease;
-    for (let attempt = 0; ; attempt++) {
-      const now = Date.now();
-      try {
-        await db.send(
-          new UpdateCommand({
-            TableName: tableName,
-            Key: key,
-            UpdateExpression: 'SET entity = :entity, holder = :me, leaseUntil = :until, since = :since',
-            ConditionExpression: 'attribute_not_exists(pk) OR leaseUntil < :now',
-            ExpressionAttributeValues: {
-              ':entity': 'DirectoryLease',
-              ':me': holder,
-              ':until': now + LEASE_MS,
-              ':since': new Date(now).toISOString(),
-              ':now': now,
-            },
-          }),
-        );
-        break;
-      } catch (err) {
-        if (!isConditionFailure(err)) throw err;
-        const held = await db.send(new GetCommand({ TableName: tableName, Key: key, ConsistentRead: true }));
-        const heldBy = `${String(held.Item?.holder ?? 'another apply')} since ${String(held.Item?.since ?? '?')}`;
-        if (Date.now() >= deadline) {
-          throw new DirectoryBusyError(
-            `another apply holds the directory (${heldBy}); try again when it ends (a crashed apply's lease runs out after ${LEASE_MS / 1000} s)`,
-          );
-        }
-        options.onWait?.(heldBy);
-        await new Promise((r) => setTimeout(r, Math.min(250 * 2 ** Math.min(attempt, 3), 2_000)));
-      }
-    }
-    let lost: Error | undefined;
-    const renew = async () => {
-      try {
-        await db.send(
-          new UpdateCommand({
-            TableName: tableName,
-            Key: key,
-            UpdateExpression: 'SET leaseUntil = :until',
-            ConditionExpression: 'holder = :me',
-            ExpressionAttributeValues: { ':me': holder, ':until': Date.now() + LEASE_MS },
-          }),
-        );
-      } catch (err) {
-        lost ??= isConditionFailure(err)
-          ? new DirectoryConflictError('the directory lease was taken by another apply')
-          : (err as Error);
-      }
-    };
-    const timer = setInterval(() => void renew(), RENEW_MS);
-    timer.unref();
-    const held: HeldLease = {
-      holder,
-      check: {
-        ConditionCheck: {
-          TableName: tableName,
-          Key: key,
-          ConditionExpression: 'holder = :me',
-          ExpressionAttributeValues: { ':me': holder },
-        },
-      },
-      assertHeld() {
-        if (lost) throw lost;
-      },
-      async release() {
-        clearInterval(timer);
-        try {
-          await db.send(
-            new UpdateCommand({
-              TableName: tableName,
-              Key: key,
-              UpdateExpression: 'SET leaseUntil = :zero REMOVE holder',
-              ConditionExpression: 'holder = :me',
-              ExpressionAttributeValues: { ':me': holder, ':zero': 0 },
-            }),
-          );
-        } catch (err) {
-          if (!isConditionFailure(err)) throw err; // already taken over: nothing of ours to release
-        }
-      },
-    };
-    return held;
   }
 
   /** Runs the actions in transactions that each also check the lease (and, when asked, bump the links revision). */
@@ -500,7 +401,11 @@ export function dynamoDirectoryStore(ctx: TableContext): DirectoryStore {
     await Promise.all(Array.from({ length: Math.min(IN_FLIGHT, resources.length) }, worker));
   }
 
-  return { read, lease, write };
+  return {
+    read,
+    lease: (holder, options) => takeLease(ctx, holder, options),
+    write,
+  };
 }
 
 /** Groups actions into transactions; those that move a link carry the links revision bump. */
