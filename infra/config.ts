@@ -55,7 +55,19 @@ export interface StackConfig {
   readonly syncSchedule: string;
   /** How many owners are synced at once (the worker's SQS maximum concurrency, 2–1000). */
   readonly syncConcurrency: number;
+  /** A Cognito user pool as an issuer of the stack's own (infra/constructs/user-pool.ts); off unless `userPool=true`. */
+  readonly userPool?: UserPoolConfig;
 }
+
+export interface UserPoolConfig {
+  /** Prefix of the hosted UI domain (`<prefix>.auth.<region>.amazoncognito.com`); default `analytics-api-<account>`. */
+  readonly domainPrefix?: string;
+  /** Where the hosted UI may send people back with a code (the people client's callback URLs). */
+  readonly callbackUrls: readonly string[];
+}
+
+/** Where the people client sends a code by default: a loopback port, as installed apps and the Google clients do. */
+export const DEFAULT_CALLBACK_URL = 'http://localhost:8085/callback';
 
 /**
  * Used when no identity provider is configured, so `cdk synth` works with no settings. `.invalid` never resolves
@@ -97,6 +109,9 @@ const SETTINGS = {
   oauthTokenUrl: 'OAUTH_TOKEN_URL',
   syncSchedule: 'SYNC_SCHEDULE',
   syncConcurrency: 'SYNC_CONCURRENCY',
+  userPool: 'USER_POOL',
+  userPoolDomainPrefix: 'USER_POOL_DOMAIN_PREFIX',
+  userPoolCallbackUrls: 'USER_POOL_CALLBACK_URLS',
 } as const;
 
 type SettingKey = keyof typeof SETTINGS;
@@ -165,6 +180,33 @@ export function loadConfig(getContext: (key: string) => unknown, env: NodeJS.Pro
   const corsAllowedOrigins = get('corsAllowedOrigins') ?? '*';
   parseCorsOrigins(corsAllowedOrigins); // throws on a malformed list: fail at synth, not in every response
 
+  const flag = (key: SettingKey): boolean => {
+    const value = get(key)?.toLowerCase();
+    if (value === undefined || value === 'false' || value === '0') return false;
+    if (value === 'true' || value === '1') return true;
+    throw new Error(`${key} must be true or false`);
+  };
+
+  const userPool = (): UserPoolConfig | undefined => {
+    if (!flag('userPool')) return undefined;
+    const domainPrefix = get('userPoolDomainPrefix');
+    // Cognito's rule for prefix domains: lowercase letters, digits and hyphens, not starting or ending with one.
+    if (domainPrefix !== undefined && !/^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/.test(domainPrefix)) {
+      throw new Error('userPoolDomainPrefix may hold lowercase letters, digits and inner hyphens (at most 63)');
+    }
+    if (domainPrefix !== undefined && /aws|amazon|cognito/.test(domainPrefix)) {
+      throw new Error('userPoolDomainPrefix may not contain aws, amazon or cognito (Cognito reserves them)');
+    }
+    const callbackUrls = (get('userPoolCallbackUrls') ?? DEFAULT_CALLBACK_URL).split(',').map((u) => u.trim());
+    for (const url of callbackUrls) {
+      // Cognito accepts http only for localhost.
+      if (!/^https:\/\/\S+$/.test(url) && !/^http:\/\/localhost(:\d+)?(\/\S*)?$/.test(url)) {
+        throw new Error(`userPoolCallbackUrls: ${url} must be https:// (or http://localhost)`);
+      }
+    }
+    return { ...(domainPrefix ? { domainPrefix } : {}), callbackUrls };
+  };
+
   const config: StackConfig = {
     jwtIssuer: get('jwtIssuer') ?? PLACEHOLDER_JWT.issuer,
     jwtAudience: get('jwtAudience') ?? PLACEHOLDER_JWT.audience,
@@ -192,6 +234,7 @@ export function loadConfig(getContext: (key: string) => unknown, env: NodeJS.Pro
     oauthTokenUrl: httpsUrl('oauthTokenUrl', DEFAULT_OAUTH_TOKEN_URL),
     syncSchedule: get('syncSchedule') ?? 'rate(6 hours)',
     syncConcurrency: int('syncConcurrency', 4, 1000, 2),
+    userPool: userPool(),
   };
   if (!/^(rate|cron)\(.+\)$/.test(config.syncSchedule)) {
     throw new Error('syncSchedule must be an EventBridge rate(...) or cron(...) expression');

@@ -63,6 +63,14 @@ export const env = {
   get syncQueueUrl(): string | undefined {
     return read('SYNC_QUEUE_URL');
   },
+  /** The stack's user pool (`-c userPool=true`), whose access tokens the authorizer accepts. */
+  get cognitoUserPoolId(): string | undefined {
+    return read('COGNITO_USER_POOL_ID');
+  },
+  /** The pool's app clients (comma-separated) whose access tokens are accepted. */
+  get cognitoClientIds(): string[] {
+    return (read('COGNITO_CLIENT_IDS') ?? '').split(',').filter(Boolean);
+  },
   /** Secret that signs page tokens (tamper-proof pagination). */
   get pageTokenSecret(): string {
     return read('PAGE_TOKEN_SECRET') ?? 'local-development-page-token-secret';

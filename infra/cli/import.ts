@@ -7,6 +7,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { dynamoResourceSink } from '../../functions/core/directory/resource-sink';
 import { familyOfReportType } from '../../functions/core/reports/catalog/families';
 import { type IngestFile, ingestFiles } from '../../functions/core/reports/ingest/ingest-service';
 import { dynamoFactRepository } from '../../functions/core/reports/storage/fact-repository';
@@ -55,6 +56,7 @@ const summary = await ingestFiles(dynamoFactRepository(table), files, {
   ...(values.channel ? { channel: values.channel } : {}),
   ...(values['content-owner'] ? { contentOwner: values['content-owner'] } : {}),
   rates: dynamoRateRepository(table),
+  resources: dynamoResourceSink(table),
   onFile: (done, total) => bar(done, total),
 });
 process.stderr.write('\n');

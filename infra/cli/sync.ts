@@ -7,6 +7,7 @@
  */
 import { parseArgs } from 'node:util';
 import { reportingApiFromEnv } from '../../functions/_shared/sync-deps';
+import { dynamoResourceSink } from '../../functions/core/directory/resource-sink';
 import { dynamoFactRepository } from '../../functions/core/reports/storage/fact-repository';
 import { dynamoRateRepository } from '../../functions/core/reports/storage/rate-repository';
 import type { ConnectedOwner } from '../../functions/core/sync/owner';
@@ -59,7 +60,7 @@ try {
     repo,
     credentials: credentials.store,
     api: reportingApiFromEnv,
-    sink: ingestSink(dynamoFactRepository(table), dynamoRateRepository(table)),
+    sink: ingestSink(dynamoFactRepository(table), dynamoRateRepository(table), dynamoResourceSink(table)),
     progress,
   };
   for (const owner of owners) {

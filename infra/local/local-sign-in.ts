@@ -7,17 +7,20 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { SCOPE_NAMES } from '../../functions/core/scopes';
-import { demoWorld } from './demo-world';
+import { demoDirectoryDocument } from './demo-world';
 import { type IssuerKey, mintToken } from './local-issuer';
 
 export const LOCAL_PREFIX = '/local/';
 const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]']);
 
-const USERS = demoWorld.users.map((u) => ({
-  sub: u.sub,
-  channels: u.channels ?? [],
-  contentOwners: u.contentOwners ?? [],
-}));
+/** The demo users, from the demo directory file (read once, on first use). */
+let users: { sub: string; channels: string[]; contentOwners: string[] }[] | undefined;
+const demoUsers = () =>
+  (users ??= (demoDirectoryDocument().users ?? []).map((u) => ({
+    sub: u.sub,
+    channels: u.channels ?? [],
+    contentOwners: u.contentOwners ?? [],
+  })));
 
 export interface LocalSignInContext {
   readonly issuerKey: IssuerKey;
@@ -48,7 +51,7 @@ export async function serveLocalSignIn(
     return refuse(res, 403, 'Local sign-in is same-origin only, on a loopback address.');
   }
   if (req.method === 'GET' && url.pathname === '/local/config') {
-    return send(res, 200, { mode: 'local', users: USERS, scopes: SCOPE_NAMES });
+    return send(res, 200, { mode: 'local', users: demoUsers(), scopes: SCOPE_NAMES });
   }
   if (req.method === 'POST' && url.pathname === '/local/token') {
     if (!/^application\/json\b/i.test(String(req.headers['content-type'] ?? ''))) {
@@ -60,7 +63,7 @@ export async function serveLocalSignIn(
     } catch {
       return send(res, 400, { error: { code: 400, message: 'The body is not JSON.', status: 'INVALID_ARGUMENT' } });
     }
-    const user = USERS.find((u) => u.sub === request.sub);
+    const user = demoUsers().find((u) => u.sub === request.sub);
     const scopes = Array.isArray(request.scopes) ? request.scopes : [...SCOPE_NAMES];
     if (!user || scopes.some((s) => !(SCOPE_NAMES as readonly unknown[]).includes(s))) {
       return send(res, 400, {

@@ -1,17 +1,18 @@
 /**
  * The one stack: table, authorizer, the routed REST API, the cloud ingest and its monitoring, the connected-owner
- * sync, plus the URLs and names operators need. Each part is a construct of infra/constructs/; this file only wires
- * them together.
+ * sync and (optionally) a user pool, plus the URLs and names operators need. Each part is a construct of
+ * infra/constructs/; this file only wires them together.
  */
 import { Aws, CfnOutput, Duration, Fn, Stack, type StackProps } from 'aws-cdk-lib';
 import type { Construct } from 'constructs';
-import type { StackConfig } from '../config';
+import { PLACEHOLDER_JWT, type StackConfig } from '../config';
 import { ApiFunction } from '../constructs/api-function';
 import { AppTable } from '../constructs/app-table';
 import { ConnectedSync } from '../constructs/connected-sync';
 import { ExportIngest } from '../constructs/export-ingest';
 import { Monitoring } from '../constructs/monitoring';
 import { RoutedRestApi } from '../constructs/routed-rest-api';
+import { AnalyticsUserPool } from '../constructs/user-pool';
 import { acknowledge } from '../nag';
 
 export type AnalyticsApiStackProps = StackProps & StackConfig;
@@ -24,19 +25,48 @@ export class AnalyticsApiStack extends Stack {
 
     const table = new AppTable(this);
 
+    const pool = props.userPool
+      ? new AnalyticsUserPool(this, 'UserPool', { ...props.userPool, scopeBase: props.scopeBase })
+      : undefined;
+    // With a user pool and no issuer of the team's own, the authorizer trusts the pool alone.
+    const ownIssuer = !pool || props.jwtIssuer !== PLACEHOLDER_JWT.issuer;
+
     const authorizerFn = new ApiFunction(this, 'AuthorizerFn', {
       entry: 'functions/authorizer/handler.ts',
       // It sits in front of every request; a slow JWKS fetch should fail fast (500) rather than hold the caller.
       timeout: Duration.seconds(5),
       environment: {
-        JWT_ISSUER: props.jwtIssuer,
-        JWT_AUDIENCE: props.jwtAudience,
-        JWKS_URI: props.jwksUri,
+        ...(ownIssuer ? { JWT_ISSUER: props.jwtIssuer, JWT_AUDIENCE: props.jwtAudience, JWKS_URI: props.jwksUri } : {}),
+        ...(pool
+          ? {
+              COGNITO_USER_POOL_ID: pool.userPool.userPoolId,
+              COGNITO_CLIENT_IDS: `${pool.peopleClient.userPoolClientId},${pool.serviceClient.userPoolClientId}`,
+            }
+          : {}),
         SCOPE_BASE: props.scopeBase,
       },
     });
 
-    const api = new RoutedRestApi(this, 'RoutedRestApi', { ...props, table, authorizerFn });
+    // The Query Explorer signs people in through the pool's hosted UI unless told another provider.
+    const explorerOAuth =
+      props.explorerOAuth ??
+      (pool && props.explorer
+        ? {
+            authorizeUrl: `${pool.hostedUiUrl}/oauth2/authorize`,
+            tokenUrl: pool.tokenUrl,
+            clientId: pool.peopleClient.userPoolClientId,
+          }
+        : undefined);
+    const api = new RoutedRestApi(this, 'RoutedRestApi', { ...props, explorerOAuth, table, authorizerFn });
+    if (pool && props.explorer && !props.explorerOAuth) {
+      // The explorer page (at the API's root) is where the hosted UI sends people back with their code. Built from
+      // the RestApi's id, not its `url` (which names the stage, and so depends on every method: a cycle).
+      pool.allowCallback(
+        props.reportingDomain
+          ? `https://${props.reportingDomain.domainName}/`
+          : `https://${api.api.restApiId}.execute-api.${Aws.REGION}.${Aws.URL_SUFFIX}/${props.stageName}/`,
+      );
+    }
 
     const ingest = new ExportIngest(this, 'ExportIngest', { ...props, table });
 
@@ -101,6 +131,23 @@ export class AnalyticsApiStack extends Stack {
     new CfnOutput(this, 'AdminBaseUrl', { value: api.adminBaseUrl, description: '{admin_url} (/v1alpha)' });
     if (props.explorer) {
       new CfnOutput(this, 'ExplorerUrl', { value: api.reportingBaseUrl, description: 'The Query Explorer page' });
+    }
+    if (pool) {
+      new CfnOutput(this, 'UserPoolId', { value: pool.userPool.userPoolId });
+      new CfnOutput(this, 'UserPoolIssuer', { value: pool.issuer, description: 'The iss of the pool tokens' });
+      new CfnOutput(this, 'HostedUiUrl', { value: pool.hostedUiUrl, description: 'Where people sign in' });
+      new CfnOutput(this, 'TokenUrl', {
+        value: pool.tokenUrl,
+        description: 'OAuth token endpoint (code and client credentials)',
+      });
+      new CfnOutput(this, 'PeopleClientId', {
+        value: pool.peopleClient.userPoolClientId,
+        description: 'App client for people (authorization code with PKCE, hosted UI)',
+      });
+      new CfnOutput(this, 'ServiceClientId', {
+        value: pool.serviceClient.userPoolClientId,
+        description: 'App client for services (client credentials; secret: aws cognito-idp describe-user-pool-client)',
+      });
     }
     for (const [label, domain] of api.domains) {
       new CfnOutput(this, `${label}DomainTarget`, {

@@ -425,6 +425,7 @@ describe('cdk-nag (AwsSolutions)', () => {
         adminCertificateArn: 'arn:aws:acm:eu-west-1:111111111111:certificate/admin',
       },
     ],
+    ['the user pool and the Query Explorer', { userPool: 'true', explorer: 'true' }],
   ])('finds nothing unacknowledged, errors or warnings, with %s', (_, context: Record<string, string>) => {
     expect(nagViolations((app) => new AnalyticsApiStack(app, 'Nag', configWith(context)))).toEqual([]);
   });

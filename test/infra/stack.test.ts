@@ -12,6 +12,7 @@ import {
   MIN_COMPRESSION_BYTES,
 } from '../../functions/_shared/transport';
 import { tableDefinition } from '../../functions/core/db/table-definition';
+import { DEFAULT_SCOPE_BASE, SCOPE_NAMES, scopeUri } from '../../functions/core/scopes';
 import { deployedRoutes, type RouteDef, routeKey } from '../../functions/routes';
 import { loadConfig, PLACEHOLDER_JWT } from '../../infra/config';
 import {
@@ -438,6 +439,137 @@ describe('AnalyticsApiStack with an origin list and the Query Explorer', () => {
   });
 });
 
+describe('AnalyticsApiStack with a user pool (-c userPool=true)', () => {
+  let t: Template;
+  let resources: Record<string, Resource>;
+  beforeAll(() => {
+    t = synth(loadConfig((k) => ({ userPool: 'true', userPoolDomainPrefix: 'team-analytics' })[k], {}));
+    resources = t.toJSON().Resources as Record<string, Resource>;
+  });
+
+  const clients = () => ofType(t, 'AWS::Cognito::UserPoolClient').map(([id, c]) => [id, props(c)] as const);
+  const serverId = () => ofType(t, 'AWS::Cognito::UserPoolResourceServer')[0]?.[0] as string;
+
+  it('creates the pool: no self sign-up, optional TOTP MFA, retained, deletion-protected', () => {
+    t.resourceCountIs('AWS::Cognito::UserPool', 1);
+    t.hasResource('AWS::Cognito::UserPool', {
+      DeletionPolicy: 'Retain',
+      Properties: Match.objectLike({
+        AdminCreateUserConfig: { AllowAdminCreateUserOnly: true },
+        MfaConfiguration: 'OPTIONAL',
+        EnabledMfas: ['SOFTWARE_TOKEN_MFA'],
+        DeletionProtection: 'ACTIVE',
+      }),
+    });
+  });
+
+  it('has a resource server ${SCOPE_BASE}/auth whose scopes are exactly the six scope names', () => {
+    const [, server] = ofType(t, 'AWS::Cognito::UserPoolResourceServer')[0] as [string, Resource];
+    expect(props(server).Identifier).toBe('https://www.googleapis.com/auth');
+    expect(
+      props(server)
+        .Scopes.map((s: { ScopeName: string }) => s.ScopeName)
+        .sort(),
+    ).toEqual([...SCOPE_NAMES].sort());
+    // Cognito's scope string is <identifier>/<name>: exactly the service's scope URI.
+    for (const name of SCOPE_NAMES)
+      expect(`${props(server).Identifier}/${name}`).toBe(scopeUri(DEFAULT_SCOPE_BASE, name));
+  });
+
+  it('has a public people client (authorization code, hosted UI) and a service client with a secret (client credentials)', () => {
+    const byFlow = new Map(clients().map(([, c]) => [String(c.AllowedOAuthFlows), c]));
+    const people = byFlow.get('code');
+    const service = byFlow.get('client_credentials');
+    expect(people?.GenerateSecret).toBe(false);
+    expect(people?.AllowedOAuthFlowsUserPoolClient).toBe(true);
+    expect(people?.CallbackURLs).toEqual(['http://localhost:8085/callback']);
+    expect(people?.SupportedIdentityProviders).toEqual(['COGNITO']);
+    expect(service?.GenerateSecret).toBe(true);
+    for (const client of [people, service]) {
+      const scopes = JSON.stringify(client?.AllowedOAuthScopes);
+      // Scopes of the resource server: `<identifier>/<name>` joined from its Ref, one per scope name.
+      for (const name of SCOPE_NAMES) expect(scopes).toContain(`/${name}`);
+      expect(scopes).toContain(serverId());
+    }
+  });
+
+  it('serves the hosted UI on the configured prefix domain', () => {
+    t.hasResourceProperties('AWS::Cognito::UserPoolDomain', { Domain: 'team-analytics' });
+  });
+
+  it('gives the authorizer the pool and both client ids, and no placeholder issuer', () => {
+    const [, authorizer] = ofType(t, 'AWS::Lambda::Function').find(
+      ([, f]) => props(f).Environment?.Variables?.COGNITO_USER_POOL_ID,
+    ) as [string, Resource];
+    const vars = props(authorizer).Environment.Variables;
+    const [poolId] = ofType(t, 'AWS::Cognito::UserPool')[0] as [string, Resource];
+    expect(refId(vars.COGNITO_USER_POOL_ID)).toBe(poolId);
+    const clientRefs = JSON.stringify(vars.COGNITO_CLIENT_IDS);
+    for (const [id] of clients()) expect(clientRefs).toContain(id);
+    expect(vars.JWT_ISSUER).toBeUndefined();
+    expect(vars.SCOPE_BASE).toBe(DEFAULT_SCOPE_BASE);
+    expect(resources[poolId]?.Type).toBe('AWS::Cognito::UserPool');
+  });
+
+  it('keeps the team issuer too when one is configured', () => {
+    const both = synth(
+      loadConfig(
+        (k) => ({ userPool: 'true', jwtIssuer: 'https://idp.example/', jwksUri: 'https://idp.example/jwks' })[k],
+        {},
+      ),
+    );
+    both.hasResourceProperties('AWS::Lambda::Function', {
+      Environment: {
+        Variables: Match.objectLike({ JWT_ISSUER: 'https://idp.example/', COGNITO_USER_POOL_ID: Match.anyValue() }),
+      },
+    });
+  });
+
+  it('outputs the issuer, hosted UI URL, token URL and both client ids', () => {
+    const outputs = t.findOutputs('*');
+    for (const name of [
+      'UserPoolId',
+      'UserPoolIssuer',
+      'HostedUiUrl',
+      'TokenUrl',
+      'PeopleClientId',
+      'ServiceClientId',
+    ]) {
+      expect(outputs[name], name).toBeDefined();
+    }
+    expect(JSON.stringify(outputs.UserPoolIssuer?.Value)).toContain('https://cognito-idp.');
+    expect(JSON.stringify(outputs.TokenUrl?.Value)).toContain('/oauth2/token');
+    const [domainId] = ofType(t, 'AWS::Cognito::UserPoolDomain')[0] as [string, Resource];
+    expect(JSON.stringify(outputs.HostedUiUrl?.Value)).toContain(domainId);
+    expect(JSON.stringify(outputs.HostedUiUrl?.Value)).toContain('.amazoncognito.com');
+  });
+
+  it('signs the Query Explorer in through the hosted UI, the page being a callback URL of the people client', () => {
+    const both = synth(loadConfig((k) => ({ userPool: 'true', explorer: 'true' })[k], {}));
+    const people = ofType(both, 'AWS::Cognito::UserPoolClient')
+      .map(([, c]) => props(c))
+      .find((c) => String(c.AllowedOAuthFlows) === 'code');
+    const [apiId] = ofType(both, 'AWS::ApiGateway::RestApi')[0] as [string, Resource];
+    const explorer = ofType(both, 'AWS::Lambda::Function')
+      .map(([, f]) => props(f).Environment?.Variables ?? {})
+      .find((v) => v.OPERATION_ID === 'explorer.page');
+
+    expect(people?.CallbackURLs).toHaveLength(2);
+    expect(JSON.stringify(people?.CallbackURLs[1])).toContain(apiId);
+    expect(JSON.stringify(explorer?.EXPLORER_TOKEN_URL)).toContain('/oauth2/token');
+    expect(JSON.stringify(explorer?.EXPLORER_AUTHORIZE_URL)).toContain('/oauth2/authorize');
+    expect(refId(explorer?.EXPLORER_CLIENT_ID)).toBeDefined();
+  });
+
+  it('without the option: no user pool, and the authorizer has no Cognito settings', () => {
+    const plain = synth(loadConfig(() => undefined, {}));
+    plain.resourceCountIs('AWS::Cognito::UserPool', 0);
+    for (const [, fn] of ofType(plain, 'AWS::Lambda::Function')) {
+      expect(props(fn).Environment?.Variables?.COGNITO_USER_POOL_ID).toBeUndefined();
+    }
+  });
+});
+
 describe('loadConfig', () => {
   it('uses secure placeholders and the house defaults when nothing is set', () => {
     const config = loadConfig(() => undefined, {});
@@ -546,5 +678,29 @@ describe('loadConfig', () => {
     );
     expect(() => loadConfig((k) => (k === 'explorerClientId' ? 'c' : undefined), {})).toThrow(/together/);
     expect(() => loadConfig(() => undefined, { EXPLORER: 'yes' })).toThrow(/true or false/);
+  });
+
+  it('reads the user pool option and checks its domain prefix and callback URLs', () => {
+    expect(loadConfig(() => undefined, {}).userPool).toBeUndefined();
+    expect(loadConfig(() => undefined, { USER_POOL: 'false' }).userPool).toBeUndefined();
+    expect(loadConfig(() => undefined, { USER_POOL: 'true' }).userPool).toEqual({
+      callbackUrls: ['http://localhost:8085/callback'],
+    });
+    expect(
+      loadConfig(
+        (k) => ({ userPool: 'true', userPoolCallbackUrls: 'https://a.example/cb, http://localhost:3000/cb' })[k],
+        {},
+      ).userPool?.callbackUrls,
+    ).toEqual(['https://a.example/cb', 'http://localhost:3000/cb']);
+    expect(() => loadConfig(() => undefined, { USER_POOL: 'yes please' })).toThrow(/true or false/);
+    expect(() => loadConfig(() => undefined, { USER_POOL: 'true', USER_POOL_DOMAIN_PREFIX: 'My_Team' })).toThrow(
+      /lowercase/,
+    );
+    expect(() => loadConfig(() => undefined, { USER_POOL: 'true', USER_POOL_DOMAIN_PREFIX: 'team-cognito' })).toThrow(
+      /reserves/,
+    );
+    expect(() =>
+      loadConfig(() => undefined, { USER_POOL: 'true', USER_POOL_CALLBACK_URLS: 'http://team.example/cb' }),
+    ).toThrow(/https/);
   });
 });

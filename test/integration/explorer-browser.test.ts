@@ -18,7 +18,7 @@ import { loadDirectory } from '../../functions/core/directory/directory-loader';
 import { ingestFiles } from '../../functions/core/reports/ingest/ingest-service';
 import { dynamoFactRepository } from '../../functions/core/reports/storage/fact-repository';
 import { writeAllExports } from '../../infra/generator/export-world';
-import { DEMO_EXPORTS, demoWorld } from '../../infra/local/demo-world';
+import { DEMO_EXPORTS, demoDirectoryDocument } from '../../infra/local/demo-world';
 import { ensureTable } from '../../infra/local/dynamo-local';
 import { type Browser, launchBrowser, screenshotPath } from '../support/browser';
 import { type LocalApi, startLocalApi } from '../support/local-api';
@@ -36,7 +36,7 @@ async function loadAliceOctober(endpoint: string, tableName: string): Promise<vo
   const db = createDocumentClient(endpoint);
   const work = mkdtempSync(path.join(tmpdir(), 'explorer-exports-'));
   try {
-    await loadDirectory({ db, tableName }, demoWorld);
+    await loadDirectory({ db, tableName }, demoDirectoryDocument());
     const alice = DEMO_EXPORTS[0] as (typeof DEMO_EXPORTS)[number];
     await writeAllExports({ ...alice, videos: 60, start: OCTOBER.startDate, days: 31 }, work);
     const files = (readdirSync(work, { recursive: true, encoding: 'utf8' }) as string[])

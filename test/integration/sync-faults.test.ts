@@ -28,7 +28,7 @@ useOwnTable('sync-faults');
 
 const HEADER = 'date,channel_id,video_id,live_or_on_demand,subscribed_status,country_code,views';
 const dayCsv = (channel: string, day: string, views: number) =>
-  `${HEADER}\n${day.replaceAll('-', '')},${channel},v1,on_demand,subscribed,US,${views}\n`;
+  `${HEADER}\n${day.replaceAll('-', '')},${channel},${channel}-v1,on_demand,subscribed,US,${views}\n`;
 
 let standin: ReportingApiStandin;
 let table: TableContext;
@@ -46,7 +46,8 @@ async function freshChannel(days: readonly string[]): Promise<{ owner: Connected
   const ids = days.map((day, i) =>
     standin.publish(channel, 'channel_basic_a3', { day, csv: dayCsv(channel, day, 10 + i) }),
   );
-  await ownChannel(table, sub, channel, ['v1']);
+  // A video belongs to one channel: each test's channel has a video of its own.
+  await ownChannel(table, sub, channel, [`${channel}-v1`]);
   const owner = parseOwner(channel);
   await connectOwner({ repo: deps.repo, credentials: deps.credentials, tableName: table.tableName }, owner, account);
   return { owner, sub, ids };

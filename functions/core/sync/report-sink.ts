@@ -4,7 +4,7 @@
  * loads them. Either way a report is stored whole or not at all: the ingest rejects a malformed file whole, and an
  * S3 object is written in one request.
  */
-import { type IngestFile, ingestFiles } from '../reports/ingest/ingest-service';
+import { type IngestFile, ingestFiles, type ResourceSink } from '../reports/ingest/ingest-service';
 import type { FactRepository } from '../reports/storage/fact-repository';
 import type { RateRepository } from '../reports/storage/rate-repository';
 import type { ConnectedOwner } from './owner';
@@ -36,7 +36,8 @@ export interface ReportSink {
 export const reportPath = (owner: ConnectedOwner, r: DownloadedReport) =>
   `${owner.id}/${r.reportType}/${r.day.replaceAll('-', '')}`;
 
-export function ingestSink(facts: FactRepository, rates: RateRepository): ReportSink {
+/** `resources`: where the videos and playlists the reports name are recorded (the directory), as `import` does. */
+export function ingestSink(facts: FactRepository, rates: RateRepository, resources?: ResourceSink): ReportSink {
   return {
     async deliver(owner, reports) {
       const byName = new Map(reports.map((r) => [`${reportPath(owner, r)}.csv`, r]));
@@ -46,7 +47,7 @@ export function ingestSink(facts: FactRepository, rates: RateRepository): Report
         reportId: r.report.id,
         createTime: r.report.createTime,
       }));
-      const summary = await ingestFiles(facts, files, { rates });
+      const summary = await ingestFiles(facts, files, { rates, ...(resources ? { resources } : {}) });
       const rejected = summary.rejected.flatMap((x) => {
         const report = byName.get(x.file);
         return report ? [{ report, message: x.message }] : [];
