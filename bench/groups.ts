@@ -18,6 +18,7 @@ import { keys } from '../functions/core/db/keys';
 import type { TableContext } from '../functions/core/directory/directory-repository';
 import { groupItemId, newEtag, newGroupId } from '../functions/core/groups/group';
 import { dynamoGroupRepository } from '../functions/core/groups/group-repository';
+import { formatTable } from './table';
 
 export interface GroupsBenchContext {
   /** The local server, e.g. http://127.0.0.1:PORT (loopback only). */
@@ -398,7 +399,5 @@ export function formatBenchTable(rows: readonly BenchRow[]): string {
     `≤${r.target}x`,
     r.pass ? 'PASS' : 'FAIL',
   ]);
-  const widths = header.map((h, c) => Math.max(h.length, ...body.map((row) => (row[c] as string).length)));
-  const line = (cells: string[]) => cells.map((cell, c) => cell.padEnd(widths[c] as number)).join(' | ');
-  return [line(header), widths.map((w) => '-'.repeat(w)).join('-|-'), ...body.map(line)].join('\n');
+  return formatTable(header, body);
 }
