@@ -3,23 +3,28 @@
  * it measured in one synchronous step at its end: invocations that overlap in one process (the local host) never
  * mix their figures, and nothing is left buffered in a frozen container.
  */
-import { Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
 import type { Context } from 'aws-lambda';
 import { logger } from './logger';
-import { INGEST_OPERATION, METRIC, METRICS_NAMESPACE, type MetricName, OPERATION_DIMENSION } from './metric-names';
+import {
+  INGEST_OPERATION,
+  METRIC,
+  METRICS_NAMESPACE,
+  type MetricName,
+  MetricUnit,
+  OPERATION_DIMENSION,
+} from './metric-names';
 
 export { logger, MetricUnit };
 
 type Unit = (typeof MetricUnit)[keyof typeof MetricUnit];
 
 // EMF lines reach CloudWatch through a function's stdout; on the local host and in tests they would only be noise.
-// So outside Lambda nothing is published unless POWERTOOLS_METRICS_DISABLED is set (false shows them).
-const publishing = (): boolean =>
-  process.env.AWS_LAMBDA_FUNCTION_NAME !== undefined || process.env.POWERTOOLS_METRICS_DISABLED !== undefined;
-
-const metrics = new Metrics({ namespace: METRICS_NAMESPACE });
-// Powertools adds a `service` dimension by default; `operation` is the only one here.
-metrics.clearDefaultDimensions();
+// So outside Lambda nothing is published unless POWERTOOLS_METRICS_DISABLED is set (false shows them; true, as for
+// Powertools, turns metrics off everywhere).
+const publishing = (): boolean => {
+  const disabled = process.env.POWERTOOLS_METRICS_DISABLED;
+  return disabled !== 'true' && (process.env.AWS_LAMBDA_FUNCTION_NAME !== undefined || disabled !== undefined);
+};
 
 /** What one invocation measured: metrics, plus properties that are searchable in the logs but not dimensions. */
 export class InvocationFigures {
@@ -27,7 +32,7 @@ export class InvocationFigures {
   readonly properties: Record<string, string> = {};
 
   add(name: MetricName, unit: Unit, value: number): this {
-    // A NaN would make Powertools throw; a metric must never fail the request it measures.
+    // CloudWatch rejects a record with a NaN; a metric must never fail the request it measures.
     if (Number.isFinite(value)) this.metrics.push({ name, unit, value });
     return this;
   }
@@ -38,17 +43,33 @@ export class InvocationFigures {
   }
 }
 
+/**
+ * The Embedded Metric Format record of `figures` (https://docs.aws.amazon.com/AmazonCloudWatch/latest/monitoring/CloudWatch_Embedded_Metric_Format_Specification.html):
+ * the `operation` dimension, one definition per metric name, a metric measured twice as an array of its values.
+ */
+export function emfRecord(operation: string, figures: InvocationFigures, timestamp = Date.now()): string {
+  const values: Record<string, number | number[]> = {};
+  const definitions: { Name: MetricName; Unit: Unit }[] = [];
+  for (const m of figures.metrics) {
+    const seen = values[m.name];
+    if (seen === undefined) definitions.push({ Name: m.name, Unit: m.unit });
+    values[m.name] = seen === undefined ? m.value : [...(Array.isArray(seen) ? seen : [seen]), m.value];
+  }
+  return JSON.stringify({
+    _aws: {
+      Timestamp: timestamp,
+      CloudWatchMetrics: [{ Namespace: METRICS_NAMESPACE, Dimensions: [[OPERATION_DIMENSION]], Metrics: definitions }],
+    },
+    ...figures.properties,
+    [OPERATION_DIMENSION]: operation,
+    ...values,
+  });
+}
+
 /** Writes one EMF record with the `operation` dimension. Synchronous: nothing else can add to it meanwhile. */
 export function publishFigures(operation: string, figures: InvocationFigures): void {
-  if (!publishing() || figures.metrics.length === 0) return;
-  try {
-    metrics.addDimension(OPERATION_DIMENSION, operation);
-    for (const m of figures.metrics) metrics.addMetric(m.name, m.unit, m.value);
-    for (const [key, value] of Object.entries(figures.properties)) metrics.addMetadata(key, value);
-    metrics.publishStoredMetrics();
-  } catch (error) {
-    logger.warn('metrics not published', { error: String(error) });
-  }
+  if (figures.metrics.length === 0 || !publishing()) return;
+  process.stdout.write(`${emfRecord(operation, figures)}\n`);
 }
 
 /**
