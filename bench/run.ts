@@ -16,7 +16,6 @@ import { ensureDemoWorld } from '../infra/local/demo-world';
 import { createDevServer } from '../infra/local/dev-server';
 import { ensureTable, startDynamoLocal } from '../infra/local/dynamo-local';
 import { createIssuerKey, DEFAULT_AUDIENCE, mintToken } from '../infra/local/local-issuer';
-import { benchColdStart, formatColdStartTable } from './cold-start';
 import { benchDirectoryResources } from './directory-resources';
 import { benchGroups, formatBenchTable } from './groups';
 import { benchReports } from './reports';
@@ -50,6 +49,8 @@ const ALL_BENCHES: readonly Bench[] = [
     name: 'cold start (each function of the stack, bundled as the stack bundles it, imported in fresh processes)',
     standalone: true,
     run: async (options) => {
+      // Loaded only when selected: it brings aws-cdk-lib and the whole stack.
+      const { benchColdStart, formatColdStartTable } = await import('./cold-start');
       const { rows, pass } = await benchColdStart({ runs: options.coldRuns, log: options.log });
       return { text: formatColdStartTable(rows), pass };
     },

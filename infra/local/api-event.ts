@@ -41,6 +41,20 @@ function queryMaps(url: URL) {
   return { single, multi };
 }
 
+/** The header and query maps of a request, built once for its authorizer event and its proxy event (read-only). */
+const mapsOfRequest = new WeakMap<
+  LocalRequest,
+  { h: ReturnType<typeof headerMaps>; q: ReturnType<typeof queryMaps> }
+>();
+function mapsOf(req: LocalRequest) {
+  let maps = mapsOfRequest.get(req);
+  if (!maps) {
+    maps = { h: headerMaps(req.headers), q: queryMaps(req.url) };
+    mapsOfRequest.set(req, maps);
+  }
+  return maps;
+}
+
 export const methodArn = (route: RouteDef, pathname: string) =>
   `arn:aws:execute-api:us-east-1:${LOCAL_ACCOUNT}:${LOCAL_API_ID}/${LOCAL_STAGE}/${route.method}${pathname}`;
 
@@ -87,8 +101,7 @@ export function toAuthorizerEvent(
   pathParameters: Record<string, string>,
   requestId: string,
 ): APIGatewayRequestAuthorizerEvent {
-  const h = headerMaps(req.headers);
-  const q = queryMaps(req.url);
+  const { h, q } = mapsOf(req);
   return {
     type: 'REQUEST',
     methodArn: methodArn(route, req.url.pathname),
@@ -116,8 +129,7 @@ export function toProxyEvent(
   authorizer: Record<string, string>,
   requestId: string = randomUUID(),
 ): APIGatewayProxyEvent {
-  const h = headerMaps(req.headers);
-  const q = queryMaps(req.url);
+  const { h, q } = mapsOf(req);
   return {
     resource: route.path,
     path: req.url.pathname,
