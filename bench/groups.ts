@@ -307,7 +307,7 @@ export async function benchGroups(ctx: GroupsBenchContext, options: GroupsBenchO
   };
 
   const rows: BenchRow[] = [];
-  /** Runs `total` interleaved rounds of (HTTP, bare) for one operation; keeps the last `n` of each. */
+  /** Runs `total` interleaved rounds of HTTP and bare for one operation; keeps the last `n` of each. */
   async function measure(
     operation: string,
     viaHttp: (i: number) => Promise<unknown>,
@@ -316,8 +316,11 @@ export async function benchGroups(ctx: GroupsBenchContext, options: GroupsBenchO
     const httpMs: number[] = [];
     const bareMs: number[] = [];
     for (let i = 0; i < total; i++) {
-      const h = await timed(() => viaHttp(i));
-      const b = await timed(() => viaBare(i));
+      // Either side goes first every other round, so neither always inherits the other's leftover work.
+      const httpFirst = i % 2 === 0;
+      const first = await timed(() => (httpFirst ? viaHttp(i) : viaBare(i)));
+      const second = await timed(() => (httpFirst ? viaBare(i) : viaHttp(i)));
+      const [h, b] = httpFirst ? [first, second] : [second, first];
       if (i >= warmup) {
         httpMs.push(h);
         bareMs.push(b);

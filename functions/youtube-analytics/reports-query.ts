@@ -5,7 +5,7 @@ import { FAMILY_PROPERTY, METRIC } from '../_shared/metric-names';
 import { MetricUnit } from '../_shared/observability';
 import { tableContext } from '../_shared/table';
 import { dynamoDirectoryRepository } from '../core/directory/directory-repository';
-import { dynamoGroupRepository } from '../core/groups/group-repository';
+import { dynamoGroupReader } from '../core/groups/group-reader';
 import { parseReportRequest } from '../core/reports/query/report-request';
 import { queryReport, type ReportDeps, type ReportStats } from '../core/reports/query/report-service';
 import { dynamoFactRepository, newReadStats } from '../core/reports/storage/fact-repository';
@@ -26,7 +26,7 @@ export const makeHandler = (deps: ReportDeps) =>
 const table = tableContext();
 export const handler = makeHandler({
   directory: dynamoDirectoryRepository(table),
-  groups: dynamoGroupRepository(table),
+  groups: dynamoGroupReader(table),
   facts: dynamoFactRepository(table),
   rates: dynamoRateRepository(table),
 });
