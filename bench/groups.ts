@@ -331,7 +331,10 @@ export async function benchGroups(ctx: GroupsBenchContext, options: GroupsBenchO
     const ratio = p50 / bareP50;
     const row = { operation, n, p50, p99: percentile(httpMs, 0.99), bareP50, ratio, target, pass: ratio <= target };
     rows.push(row);
+    // The spread shows how much of the p50 is the machine's load (stalls fall on both sides, more on the longer one).
+    const spread = (xs: number[]) => [0.1, 0.25, 0.5, 0.75, 0.9].map((p) => percentile(xs, p).toFixed(2)).join('/');
     log(`${operation}: p50 ${p50.toFixed(2)} ms, bare ${bareP50.toFixed(2)} ms, ratio ${ratio.toFixed(2)}`);
+    log(`  p10/p25/p50/p75/p90 ms: server ${spread(httpMs)}, bare ${spread(bareMs)}`);
   }
 
   // groups.insert: the groups created here are deleted by the groups.delete step at the end.
