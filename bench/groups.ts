@@ -87,7 +87,8 @@ export async function benchGroups(ctx: GroupsBenchContext, options: GroupsBenchO
 
   // ---- HTTP side: node:http with a keep-alive agent, the transport the SDK's own calls use on the bare side ------
   const agent = new Agent({ keepAlive: true, maxSockets: 1 });
-  function http(method: string, path: string, body?: unknown): Promise<any> {
+  /** The answer's body, as text: what the server sent is measured, not how the client reads it. */
+  function http(method: string, path: string, body?: unknown): Promise<string> {
     const payload = body === undefined ? undefined : JSON.stringify(body);
     const headers: Record<string, string | number> = { Authorization: `Bearer ${token}` };
     if (payload !== undefined)
@@ -101,7 +102,7 @@ export async function benchGroups(ctx: GroupsBenchContext, options: GroupsBenchO
           const text = Buffer.concat(chunks).toString('utf8');
           const status = res.statusCode ?? 0;
           if (status >= 300) reject(new Error(`${method} ${path} → ${status}: ${text.slice(0, 300)}`));
-          else resolve(text ? JSON.parse(text) : undefined);
+          else resolve(text);
         });
       });
       req.on('error', reject);
@@ -342,7 +343,7 @@ export async function benchGroups(ctx: GroupsBenchContext, options: GroupsBenchO
   const bareGroups: string[] = [];
   await measure(
     'groups.insert',
-    async (i) => httpGroups.push((await http('POST', '/v2/groups', { snippet: { title: `bench ${i}` } })).id),
+    async (i) => httpGroups.push(JSON.parse(await http('POST', '/v2/groups', { snippet: { title: `bench ${i}` } })).id),
     async () => bareGroups.push(await bare.insertGroup()),
   );
 
