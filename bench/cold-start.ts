@@ -108,7 +108,7 @@ async function closedPort(): Promise<number> {
   return port;
 }
 
-/** The largest contributions of `b` beyond `base`, e.g. `catalog/ 40 KB, @aws-lambda-powertools/logger 16 KB`. */
+/** The largest contributions of `b` beyond `base`, e.g. `core/reports/catalog 40 KB, core/reports/query 17 KB`. */
 function additions(b: Bundle, base: Bundle): string {
   return [...b.parts]
     .map(([part, bytes]) => [part.replace(/^functions\//, ''), bytes - (base.parts.get(part) ?? 0)] as const)
@@ -197,7 +197,7 @@ export function formatColdStartTable(rows: readonly ColdStartRow[]): string {
     'init ms (median)',
     'init vs baseline',
     'baseline',
-    `target`,
+    'target',
     'result',
     'largest additions over the baseline',
   ];
