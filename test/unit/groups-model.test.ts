@@ -184,7 +184,12 @@ describe('ids and etags', () => {
       { id: 'g2', etag: '"e2"' },
     ];
     expect(listEtag(list)).toBe(listEtag(list.map((i) => ({ ...i }))));
-    expect(listEtag(list)).not.toBe(listEtag([{ id: 'g1', etag: '"e1"' }, { id: 'g2', etag: '"e3"' }]));
+    expect(listEtag(list)).not.toBe(
+      listEtag([
+        { id: 'g1', etag: '"e1"' },
+        { id: 'g2', etag: '"e3"' },
+      ]),
+    );
     expect(listEtag(list)).not.toBe(listEtag([...list].reverse()));
     expect(listEtag(list)).not.toBe(listEtag(list.slice(0, 1)));
     // No two lists collide by moving text between an id and an etag.
