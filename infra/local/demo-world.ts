@@ -2,14 +2,14 @@
  * The demo world a newcomer gets from `npm start` (documented in the README). Loaded idempotently: a marker item
  * records the loaded version, and a reload rewrites the same entries.
  */
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { type DirectoryWorld, loadDirectory } from '../../functions/core/directory/directory-loader';
 import type { TableContext } from '../../functions/core/directory/directory-repository';
-import { type IngestFile, ingestFiles } from '../../functions/core/reports/ingest/ingest-service';
-import { dynamoFactRepository } from '../../functions/core/reports/storage/fact-repository';
+import { bytesFile, localFile } from '../../functions/core/reports/ingest/ingest-file';
+import { dynamoIngestStores, type IngestFile, ingestFiles } from '../../functions/core/reports/ingest/ingest-service';
 import { dynamoRateRepository } from '../../functions/core/reports/storage/rate-repository';
 import { exchangeRatesCsv } from '../generator/exchange-rates';
 import type { GeneratorOptions } from '../generator/export-generator';
@@ -160,13 +160,13 @@ const readAll = (dir: string): IngestFile[] =>
   readdirSync(dir, { recursive: true, encoding: 'utf8' })
     .filter((f) => f.endsWith('.csv'))
     .sort()
-    .map((f) => ({ name: path.join(dir, f), read: async () => readFileSync(path.join(dir, f)) }));
+    .map((f) => localFile(path.join(dir, f)));
 
 /** The demo exports as daily files, ready for the ingest service (generated into a temporary folder). */
 export async function demoExportFiles(work: string): Promise<IngestFile[]> {
   for (const o of [...DEMO_EXPORTS, ...DEMO_FAMILY_EXPORTS]) await writeAllExports(o, work);
   const files = readAll(work);
-  files.push({ name: 'demo/exchange_rates.csv', read: async () => Buffer.from(exchangeRatesCsv(DEMO_RATES)) });
+  files.push(bytesFile('demo/exchange_rates.csv', Buffer.from(exchangeRatesCsv(DEMO_RATES))));
   return files;
 }
 
@@ -177,7 +177,7 @@ export const DEMO_EXAMPLE_IDS = {
 } as const;
 
 /** Bump when the demo world or its storage changes, so existing local tables pick up the new version. */
-export const DEMO_WORLD_VERSION = 9;
+export const DEMO_WORLD_VERSION = 10;
 const MARKER = { pk: 'DEMO#WORLD', sk: 'VERSION' };
 
 /** Loads the demo world unless this version is already there. Returns whether it loaded anything. */
@@ -192,12 +192,13 @@ export async function ensureDemoWorld(
   if (options.facts !== false) {
     const work = mkdtempSync(path.join(tmpdir(), 'demo-exports-'));
     try {
-      const summary = await ingestFiles(dynamoFactRepository(ctx), await demoExportFiles(work), {
+      const summary = await ingestFiles(dynamoIngestStores(ctx), await demoExportFiles(work), {
         rates: dynamoRateRepository(ctx),
       });
       // The demo must be whole: a rejected file is a bug in the generator or the reader, not a user's mistake.
-      if (summary.rejected.length > 0) {
-        throw new Error(`demo exports rejected: ${summary.rejected.map((r) => r.message).join('; ')}`);
+      if (summary.rejected.length > 0 || summary.failed.length > 0) {
+        const problems = [...summary.rejected, ...summary.failed].map((r) => r.message);
+        throw new Error(`demo exports not loaded: ${problems.join('; ')}`);
       }
     } finally {
       rmSync(work, { recursive: true, force: true });

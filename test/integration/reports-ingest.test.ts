@@ -19,11 +19,19 @@ import { dynamoDirectoryRepository, type TableContext } from '../../functions/co
 import { DomainError } from '../../functions/core/errors';
 import { dynamoGroupRepository } from '../../functions/core/groups/group-repository';
 import { MEASURE_INDEX } from '../../functions/core/reports/catalog/metrics';
-import { type IngestFile, type IngestOptions, ingestFiles } from '../../functions/core/reports/ingest/ingest-service';
+import { bytesFile } from '../../functions/core/reports/ingest/ingest-file';
+import {
+  dynamoIngestStores,
+  type IngestFile,
+  type IngestOptions,
+  ingestFiles,
+} from '../../functions/core/reports/ingest/ingest-service';
 import { parseReportRequest } from '../../functions/core/reports/query/report-request';
 import { queryReport, type ReportDeps } from '../../functions/core/reports/query/report-service';
 import { dynamoFactRepository, newReadStats } from '../../functions/core/reports/storage/fact-repository';
+import { dynamoFactWriter } from '../../functions/core/reports/storage/fact-writer';
 import { dynamoRateRepository } from '../../functions/core/reports/storage/rate-repository';
+import { Dicts, UnitCubeBuilder } from '../../functions/core/reports/storage/units';
 import { type DayExport, type GeneratorOptions, generateDays } from '../../infra/generator/export-generator';
 import { useOwnTable } from '../support/own-table';
 
@@ -41,6 +49,8 @@ function testTable(): TableContext {
 
 const table = testTable();
 const facts = dynamoFactRepository(table);
+const writer = dynamoFactWriter(table);
+const stores = dynamoIngestStores(table);
 const deps: ReportDeps = {
   directory: dynamoDirectoryRepository(table),
   groups: dynamoGroupRepository(table),
@@ -115,7 +125,7 @@ const fileName = (channel: string, date: string, suffix = '.csv') => `x/${channe
 function fileOf(channel: string, day: DayExport, options: { gzip?: boolean; text?: string } = {}): IngestFile {
   const text = options.text ?? csvText(day);
   const bytes = options.gzip ? gzipSync(Buffer.from(text)) : Buffer.from(text);
-  return { name: fileName(channel, day.date, options.gzip ? '.csv.gz' : '.csv'), read: async () => bytes };
+  return bytesFile(fileName(channel, day.date, options.gzip ? '.csv.gz' : '.csv'), bytes);
 }
 
 const isoDay = (yyyymmdd: string) => `${yyyymmdd.slice(0, 4)}-${yyyymmdd.slice(4, 6)}-${yyyymmdd.slice(6, 8)}`;
@@ -133,7 +143,7 @@ function columnSum(days: readonly DayExport[], column: string): number {
 const FIXED_NOW = () => new Date('2026-06-01T00:00:00.000Z');
 
 async function ingest(files: readonly IngestFile[], options: IngestOptions = {}) {
-  const summary = await ingestFiles(facts, files, { now: FIXED_NOW, ...options });
+  const summary = await ingestFiles(stores, files, { now: FIXED_NOW, ...options });
   return summary;
 }
 
@@ -221,7 +231,11 @@ async function answers(channel: string, sub: string): Promise<string[]> {
   return Promise.all(QUERIES.map(async (q) => JSON.stringify(await report(channel, sub, q))));
 }
 
-/** Every stored fact item of a channel (cubes and manifests), channel id masked, in key order. */
+/**
+ * Every stored cube item of a channel, channel id masked, in key order, without what records how and when it was
+ * written: the manifest version a cube carries (`mv`) and the generation tag of a cube stored in chunks (in its first
+ * chunk's header and the other chunks' keys). Manifests (which record the loads themselves) are left out.
+ */
 async function storedItems(channel: string): Promise<string[]> {
   const out: string[] = [];
   let ExclusiveStartKey: Record<string, unknown> | undefined;
@@ -236,12 +250,22 @@ async function storedItems(channel: string): Promise<string[]> {
       }),
     );
     for (const item of page.Items ?? []) {
-      const { cube, ...rest } = item;
-      const text = JSON.stringify({
-        ...rest,
-        ...(cube ? { cube: Buffer.from(cube as Uint8Array).toString('base64') } : {}),
-      });
-      out.push(text.split(channel).join('<CH>'));
+      if (String(item.pk).endsWith('#MANIFEST')) continue;
+      const { mv: _version, ...rest } = item;
+      const head =
+        typeof rest.h === 'string' && rest.h.startsWith('{')
+          ? (JSON.parse(rest.h) as Record<string, unknown>)
+          : undefined;
+      if (head?.x !== undefined) {
+        delete head.x;
+        rest.h = JSON.stringify(head);
+      }
+      rest.sk = String(rest.sk).replace(/#v\d+#/, '#');
+      out.push(
+        JSON.stringify(rest, (_k, v) => (v instanceof Uint8Array ? Buffer.from(v).toString('base64') : v))
+          .split(channel)
+          .join('<CH>'),
+      );
     }
     ExclusiveStartKey = page.LastEvaluatedKey;
   } while (ExclusiveStartKey);
@@ -459,7 +483,7 @@ describe('restatement: a corrected file replaces its day', () => {
     expect(afterDays.has(isoDay(april.date))).toBe(false);
     expect(afterDays.has(isoDay(march.date))).toBe(false);
     expect(afterDays.size).toBe(beforeDays.size - 2);
-    const manifest = await facts.readManifest('CB', channel, '2026-04');
+    const manifest = await writer.readManifest('CB', channel, '2026-04');
     expect(manifest?.days[isoDay(april.date)]?.rows).toBe(0);
   });
 });
@@ -489,38 +513,51 @@ describe('blocks of months', () => {
     return { views: new Map((table.rows ?? []).map((r) => [String(r[0]), r[1]])), stats };
   };
 
-  it('a block in chunks is read whole by key, and rewritten smaller leaves none of its chunks behind', async () => {
+  it('a cube in chunks is read whole by Query and by key; rewritten smaller, readers see only the new one', async () => {
     const address = { family: 'CB', channel: `UCblock${tag()}`, variant: 'v', period: 'B2#2026-01' };
+    const pk = `FACT#CB#${address.channel}#v`;
+    const dicts = new Dicts();
     const measures = [...Array(20).keys()];
-    // Random floats do not compress: a thousand-odd bytes a row, several chunks.
-    const big = {
-      grain: ['video'],
-      rows: Array.from({ length: 3000 }, (_, i) => ({
-        key: [`vid${i}`],
-        sums: measures.map(() => Math.random()),
-      })),
-      measures,
+    // Random decimals do not compress: a hundred-odd bytes a row, several chunks.
+    const big = new UnitCubeBuilder(['video'], dicts, measures);
+    for (let i = 0; i < 3000; i++) {
+      const r = big.add([`vid${String(i).padStart(4, '0')}`]);
+      measures.forEach((_, m) => {
+        big.addUnits(r, m, Math.floor(Math.random() * 1e12));
+      });
+    }
+    const write = async (cube: ReturnType<UnitCubeBuilder['build']>, gen: string) => {
+      const w = writer.cubeWriter(pk, address.period, ['video'], dicts, measures, gen, () => undefined);
+      await w.append(cube);
+      const done = await w.finish();
+      await writer.putItems([done.item], () => undefined);
+      return done.chunks;
     };
-    await facts.replace([{ ...address, cube: big }]);
-    const stored = await facts.read(address, address.period, address.period, newReadStats());
-    expect(stored[0]?.cube.size).toBe(3000);
+    expect(await write(big.build(), 'g1')).toBeGreaterThan(1);
     const stats = newReadStats();
-    await facts.read(address, address.period, address.period, stats);
+    const stored = await facts.read(address, address.period, address.period, stats);
+    expect(stored[0]?.cube.size).toBe(3000);
     expect(stats.items).toBeGreaterThan(1);
-    // By key: the first chunk says how many follow; a period not stored is simply absent.
+    // By key: the first chunk says how many follow, and of which generation; a period not stored is absent.
     const byKey = newReadStats();
     const keyed = await facts.readPeriods(address, [address.period, 'B2#2099-01'], byKey);
     expect([...keyed.keys()]).toEqual([address.period]);
     expect(keyed.get(address.period)?.size).toBe(3000);
     expect(keyed.get(address.period)?.measures[3]).toEqual(stored[0]?.cube.measures[3]);
     expect(byKey).toMatchObject({ queries: 2, items: stats.items });
-    const small = { grain: ['video'], rows: [{ key: ['only'], sums: measures.map(() => 1) }], measures };
-    await facts.replace([{ ...address, cube: small }]);
-    const after = newReadStats();
-    const back = await facts.read(address, address.period, address.period, after);
-    expect(after.items).toBe(1);
+    const small = new UnitCubeBuilder(['video'], dicts, measures);
+    small.addUnits(small.add(['only']), 0, 1e6);
+    expect(await write(small.build(), 'g2')).toBe(1);
+    // The old generation's chunks are still there until removed, and no reader counts them.
+    const back = await facts.read(address, address.period, address.period, newReadStats());
     expect(back[0]?.cube.size).toBe(1);
     expect((await facts.readPeriods(address, [address.period], newReadStats())).get(address.period)?.size).toBe(1);
+    const stale = await writer.staleChunks(pk, address.period, undefined);
+    expect(stale.length).toBeGreaterThan(0);
+    await writer.deleteKeys(stale, () => undefined);
+    const after = newReadStats();
+    await facts.read(address, address.period, address.period, after);
+    expect(after.items).toBe(1);
   });
 
   it('top videos over four whole months read one block, and the block follows a corrected day', async () => {
@@ -595,8 +632,8 @@ describe('rejections', () => {
     expect(summary.loaded).toBe(0);
     expect(summary.rejected[0]?.message).toContain(misnamed.name);
     expect(summary.rejected[0]?.message).toContain('date');
-    expect(await facts.readManifest('CB', channel, '2026-04')).toBeUndefined();
-    expect(await facts.readManifest('CB', channel, '2026-05')).toBeUndefined();
+    expect(await writer.readManifest('CB', channel, '2026-04')).toBeUndefined();
+    expect(await writer.readManifest('CB', channel, '2026-05')).toBeUndefined();
   });
 
   it('a file whose rows are for another day of the same month than its name says is rejected', async () => {
@@ -610,14 +647,14 @@ describe('rejections', () => {
     expect(summary.loaded, JSON.stringify(summary)).toBe(0);
     expect(summary.rejected[0]?.message).toContain(misnamed.name);
     expect(summary.rejected[0]?.message).toContain('date');
-    expect(await facts.readManifest('CB', channel, '2026-04')).toBeUndefined();
+    expect(await writer.readManifest('CB', channel, '2026-04')).toBeUndefined();
   });
 
   it('a header-only file that names no channel is rejected, unless the channel is given', async () => {
     const { channel, sub } = await freshChannel();
     const { april } = pickDays(exportsFor(channel));
     await ingestOk([fileOf(channel, april)]);
-    const empty = { name: `exports/${april.date}.csv`, read: async () => Buffer.from(`${april.header.join(',')}\n`) };
+    const empty = bytesFile(`exports/${april.date}.csv`, Buffer.from(`${april.header.join(',')}\n`));
     const refused = await ingest([empty]);
     expect(refused.rejected[0]?.message).toContain('header-only');
     expect((await viewsByDay(channel, sub)).has(isoDay(april.date))).toBe(true);
@@ -724,7 +761,7 @@ describe('large days', () => {
     const bigViews = columnSum([big], 'views');
 
     await ingestOk([fileOf(channel, big)]);
-    const manifest = await facts.readManifest('CB', channel, '2026-06');
+    const manifest = await writer.readManifest('CB', channel, '2026-06');
     expect(
       manifest?.chunked?.some((c) => c.period === 'D#2026-06-10'),
       'the test needs a chunked day cube',
