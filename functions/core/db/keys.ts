@@ -37,7 +37,8 @@
  * | I1 | The owners and report types ingest has loaded (for      | Query pk, begins_with(sk, <owner>#) or all  | pk INGEST#OWNERS, sk <owner>#<family>: ownerType, months (string set) |
  * |    | ingest-status): one item per (owner, report type)       |    (an operator command, never a request)   |                                                                       |
  * | I2 | Rejected files (file, line, column, reason), cleared by | Query pk (all; TTL 180 days bounds it);     | pk INGEST#REJECTED, sk <file name or object key>                      |
- * |    | a later successful load of the same file                | Put / Delete with conditions                |                                                                       |
+ * |    | a later successful load of the same file                | Put / Delete with conditions; BatchGetItem  |                                                                       |
+ * |    |                                                         |    of the loaded files' keys (to clear)     |                                                                       |
  * | X1 | Exchange rates of a currency over a range of days, and  | Query pk, sk BETWEEN; Query sk <= first day | pk FX#<currency>, sk D#<yyyy-mm-dd>; attribute `rate` (units per USD) |
  * |    | the latest rate before the range (currency=)            |    (descending, Limit 1)                    |                                                                       |
  *

@@ -437,9 +437,7 @@ export async function ingestFiles(
   for (const rows of loadedFiles.values()) summary.rows += rows;
   if (options.resources && seen && seen.size > 0) await options.resources.record(seen.list());
   if (options.recordRejected !== false) {
-    const recorded = await stores.status.rejected();
-    const cleared = recorded.filter((r) => loadedFiles.has(r.file)).map((r) => r.file);
-    await stores.status.clearRejected(cleared);
+    await stores.status.clearRejected([...loadedFiles.keys()]);
     for (const r of summary.rejected) {
       const hints = folderHints(r.file);
       await stores.status.recordRejected(

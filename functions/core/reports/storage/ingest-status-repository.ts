@@ -1,8 +1,10 @@
 /**
- * What ingest-status reads beside the month manifests (access patterns I1, I2 and F2 in core/db/keys.ts): the
- * (owner, report type) pairs ingest has loaded, with the months they have data in, and the files it rejected.
+ * What ingest-status reads (access patterns I1, I2, F2 and F4 in core/db/keys.ts): the (owner, report type) pairs
+ * ingest has loaded, with the months they have data in, their month manifests and months whose blocks are due, and
+ * the files ingest rejected (recorded here too).
  */
-import { DeleteCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { batchGetAll } from '../../db/batch-get';
 import { isConditionFailure } from '../../db/conditions';
 import { keys } from '../../db/keys';
 import { queryAll } from '../../db/query-all';
@@ -91,6 +93,19 @@ export const dynamoIngestStatusRepository = ({ db, tableName }: TableContext) =>
     return new Map(items.map((item) => [String(item.sk).slice(2), item.manifest as MonthManifest]));
   },
 
+  /** The months of an owner's family whose blocks a load has yet to rewrite (F4). */
+  async blocksDue(family: string, owner: string): Promise<string[]> {
+    const out = await db.send(
+      new GetCommand({
+        TableName: tableName,
+        Key: keys.blocksToWrite(family, owner),
+        ProjectionExpression: 'months',
+        ConsistentRead: true,
+      }),
+    );
+    return [...((out.Item?.months as Set<string> | undefined) ?? [])].sort();
+  },
+
   async recordRejected(rejected: RejectedFile, now = new Date()): Promise<void> {
     await db.send(
       new PutCommand({
@@ -108,20 +123,26 @@ export const dynamoIngestStatusRepository = ({ db, tableName }: TableContext) =>
     );
   },
 
-  /** Clears the rejection of each file, where there is one. */
+  /** Clears the rejection of each file, where there is one (read by key first: most loaded files have none). */
   async clearRejected(files: readonly string[]): Promise<void> {
-    for (const file of files) {
+    const found = await batchGetAll(
+      db,
+      tableName,
+      files.map((file) => keys.rejectedFile(file)),
+      { ProjectionExpression: 'pk, sk', ConsistentRead: true },
+    );
+    for (const item of found) {
       try {
         await db.send(
           new DeleteCommand({
             TableName: tableName,
-            Key: keys.rejectedFile(file),
+            Key: { pk: item.pk, sk: item.sk },
             ConditionExpression: 'entity = :e',
             ExpressionAttributeValues: { ':e': REJECTED_ENTITY },
           }),
         );
       } catch (err) {
-        if (!isConditionFailure(err)) throw err; // none recorded
+        if (!isConditionFailure(err)) throw err; // cleared meanwhile
       }
     }
   },
