@@ -14,6 +14,7 @@ import { ensureDemoWorld } from '../infra/local/demo-world';
 import { createDevServer } from '../infra/local/dev-server';
 import { ensureTable, startDynamoLocal } from '../infra/local/dynamo-local';
 import { createIssuerKey, DEFAULT_AUDIENCE, mintToken } from '../infra/local/local-issuer';
+import { benchDirectoryResources } from './directory-resources';
 import { benchGroups, formatBenchTable } from './groups';
 import { benchReports } from './reports';
 
@@ -31,7 +32,7 @@ interface Bench {
   ): Promise<{ text: string; pass: boolean }>;
 }
 
-/** Add further benchmarks here. BENCH_ONLY=groups|reports runs one. */
+/** Add further benchmarks here. BENCH_ONLY=groups|reports|directory runs one. */
 const ALL_BENCHES: readonly Bench[] = [
   {
     name: 'groups and group items (local server vs bare DynamoDB Local, sequential)',
@@ -41,6 +42,10 @@ const ALL_BENCHES: readonly Bench[] = [
     },
   },
   { name: 'reports.query (local server vs DuckDB on the raw rows)', run: (env, options) => benchReports(env, options) },
+  {
+    name: 'directory resources recorded by ingest (a 1,000-video day)',
+    run: (env, options) => benchDirectoryResources(env, options),
+  },
 ];
 const BENCHES = ALL_BENCHES.filter((b) => !process.env.BENCH_ONLY || b.name.startsWith(process.env.BENCH_ONLY));
 

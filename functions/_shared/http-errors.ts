@@ -2,7 +2,7 @@
 import type { APIGatewayProxyResult } from 'aws-lambda';
 import { DomainError, type ErrorKind } from '../core/errors';
 import { googleError, WWW_AUTHENTICATE } from './error-envelope';
-import { jsonResult } from './http-result';
+import { type ApiResponse, jsonResult, render } from './http-result';
 import { logger } from './logger';
 
 const statusByKind = {
@@ -19,7 +19,8 @@ const statusByKind = {
   unavailable: [503, 'UNAVAILABLE'],
 } as const satisfies Record<ErrorKind, readonly [number, string]>;
 
-export function toErrorResult(err: unknown, requestId: string): APIGatewayProxyResult {
+/** The Google error answer for `err`. */
+export function errorResponse(err: unknown, requestId: string): ApiResponse {
   if (err instanceof DomainError) {
     const [code, status] = statusByKind[err.kind];
     const headers = code === 401 ? { 'WWW-Authenticate': WWW_AUTHENTICATE } : undefined;
@@ -29,3 +30,7 @@ export function toErrorResult(err: unknown, requestId: string): APIGatewayProxyR
   logger.error('unhandled error', { error: err as Error, correlation_id: requestId });
   return jsonResult(500, googleError(500, 'INTERNAL', 'backendError', `Backend Error (request ${requestId})`));
 }
+
+/** The same, rendered as a proxy result with the default rendering. */
+export const toErrorResult = (err: unknown, requestId: string): APIGatewayProxyResult =>
+  render(errorResponse(err, requestId));

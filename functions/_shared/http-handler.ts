@@ -1,54 +1,106 @@
 /**
- * The handler wrapper: request parsing, the principal, logging context and the single catch that turns errors
- * into Google-shaped responses. Handlers built on it contain no try/catch and no status codes.
+ * The handler wrapper: request parsing, the principal, Google's system parameters (`fields`, `prettyPrint`, `alt`,
+ * `callback`, …), CORS headers, logging context, metrics and the single catch that turns errors into Google-shaped responses.
+ * Handlers built on it contain no try/catch, no status codes and no serialization.
  */
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import { invalidArgument } from '../core/errors';
-import type { RouteId } from '../routes';
+import { type RouteId, routesById } from '../routes';
+import { schemaNamed } from '../schemas';
 import { env } from './env';
-import { toErrorResult } from './http-errors';
-import { logger } from './logger';
+import { errorResponse } from './http-errors';
+import { type ApiResponse, render } from './http-result';
+import { type InvocationFigures, measured, withRequestContext } from './observability';
 import { type Principal, principalFrom } from './principal';
+import { headerOf, requestRootUrl } from './request-url';
+import { readSystemParameters, type SystemParameters } from './system-parameters';
+import { corsHeaders } from './transport';
 
-export interface HttpRequest {
+export interface PublicHttpRequest {
+  /** The operation's own parameters (system parameters already taken out). */
   readonly query: Readonly<Record<string, string>>;
   readonly pathParameters: Readonly<Record<string, string>>;
   /** Parsed JSON body (only for operations declared with `body: 'json'`). */
   readonly body: unknown;
-  readonly principal: Principal;
   readonly requestId: string;
+  /** What the operation measured besides its latency (published with it when the request ends). */
+  readonly figures: InvocationFigures;
+  /** Where the caller reached the API (`https://host/stage/`), for answers that name it. */
+  readonly rootUrl: string;
+}
+
+export interface HttpRequest extends PublicHttpRequest {
+  readonly principal: Principal;
 }
 
 export interface HandlerOptions {
   /** `none`: the request body must be empty. `json`: it must be a JSON document. `ignore`: not read at all. */
   readonly body: 'none' | 'json' | 'ignore';
+  /** Publish the request's latency as a metric beside the figures the operation adds. */
+  readonly latencyMetric?: boolean;
 }
 
 export type ProxyHandler = (event: APIGatewayProxyEvent, context?: Context) => Promise<APIGatewayProxyResult>;
 
-export function httpHandler(
+/** An operation behind the authorizer: the principal is re-checked before run(). */
+export const httpHandler = (
   operation: RouteId,
   options: HandlerOptions,
-  run: (req: HttpRequest) => Promise<APIGatewayProxyResult>,
+  run: (req: HttpRequest) => Promise<ApiResponse>,
+): ProxyHandler =>
+  wrap(operation, options, (req, event) =>
+    run({ ...req, principal: principalFrom(event, env.scopeBase, Math.floor(Date.now() / 1000)) }),
+  );
+
+/** A public operation (no token: the discovery documents, the Query Explorer page). */
+export const publicHttpHandler = (
+  operation: RouteId,
+  options: HandlerOptions,
+  run: (req: PublicHttpRequest) => Promise<ApiResponse>,
+): ProxyHandler => wrap(operation, options, (req) => run(req));
+
+function wrap(
+  operation: RouteId,
+  options: HandlerOptions,
+  run: (req: PublicHttpRequest, event: APIGatewayProxyEvent) => Promise<ApiResponse>,
 ): ProxyHandler {
-  return async (event, context) => {
-    const requestId = event.requestContext?.requestId ?? context?.awsRequestId ?? 'local';
-    logger.appendKeys({ operation, correlation_id: requestId });
-    try {
-      const principal = principalFrom(event, env.scopeBase, Math.floor(Date.now() / 1000));
-      return await run({
-        query: readQuery(event),
-        pathParameters: (event.pathParameters ?? {}) as Record<string, string>,
-        body: readBody(event, options.body),
-        principal,
-        requestId,
-      });
-    } catch (err) {
-      return toErrorResult(err, requestId);
-    } finally {
-      logger.removeKeys(['operation', 'correlation_id']);
-    }
-  };
+  const response = routesById.get(operation)?.response;
+  const responseSchema = response ? schemaNamed(response) : undefined;
+  const handle = (event: APIGatewayProxyEvent, context?: Context) =>
+    measured(
+      operation,
+      async (figures) => {
+        const requestId = event.requestContext?.requestId ?? context?.awsRequestId ?? 'local';
+        let system: SystemParameters = { prettyPrint: true };
+        let cors: Record<string, string> = {};
+        try {
+          cors = corsHeaders(env.corsOrigins, headerOf(event, 'origin'));
+          const read = readSystemParameters(
+            readQuery(event),
+            headerOf(event, 'x-goog-fieldmask'),
+            responseSchema,
+            schemaNamed,
+          );
+          system = read.system;
+          const res = await run(
+            {
+              query: read.query,
+              pathParameters: (event.pathParameters ?? {}) as Record<string, string>,
+              body: readBody(event, options.body),
+              requestId,
+              figures,
+              rootUrl: requestRootUrl(event, env.publicRootUrl),
+            },
+            event,
+          );
+          return render(res, { ...system, extraHeaders: cors });
+        } catch (err) {
+          return render(errorResponse(err, requestId), { prettyPrint: system.prettyPrint, extraHeaders: cors });
+        }
+      },
+      { latency: options.latencyMetric },
+    );
+  return withRequestContext(operation, handle, (event) => event.requestContext?.requestId);
 }
 
 /** Single-valued query parameters; a parameter given twice is ambiguous and refused. */

@@ -8,7 +8,7 @@ import { getProperty, type PropertyDeps } from '../core/properties/property-serv
 
 export const makeHandler = (deps: PropertyDeps) =>
   httpHandler('properties.get', { body: 'none' }, async ({ pathParameters, principal }) =>
-    jsonResult(200, await getProperty(deps, principal.sub, pathParameters.propertyId)),
+    jsonResult(200, await getProperty(deps, principal.sub, pathParameters.propertiesId)),
   );
 
 const table = tableContext();

@@ -1,5 +1,7 @@
 /** The REST (REQUEST) authorizer adapter: the only code that knows API Gateway's authorizer contract. */
 import type { APIGatewayAuthorizerResult, APIGatewayRequestAuthorizerEvent } from 'aws-lambda';
+import { AUTHORIZER_OPERATION, METRIC } from '../_shared/metric-names';
+import { MetricUnit, measured, withRequestContext } from '../_shared/observability';
 import type { AuthorizerContext } from '../_shared/principal';
 import type { Decide } from './decide';
 
@@ -8,6 +10,9 @@ const header = (headers: Record<string, string | undefined> | null, name: string
   for (const [k, v] of Object.entries(headers ?? {})) if (k.toLowerCase() === wanted) return v;
   return undefined;
 };
+
+/** API Gateway's exact string for a 401 from a REST authorizer. */
+export const UNAUTHORIZED = 'Unauthorized';
 
 /**
  * Allow → policy for exactly this method ARN (the cache key includes the route, so it never crosses routes).
@@ -25,9 +30,32 @@ export const makeAuthorizer =
       };
       return policy(d.principal.sub, 'Allow', event.methodArn, { ...context });
     }
-    if (d.reason === 'unauthenticated') throw new Error('Unauthorized');
+    if (d.reason === 'unauthenticated') throw new Error(UNAUTHORIZED);
     return policy('anonymous', 'Deny', event.methodArn, { reason: d.reason });
   };
+
+/**
+ * The Lambda entry: makeAuthorizer with the request id in every log line and its 401s as a metric. A 401 is a
+ * thrown "Unauthorized", which Lambda counts as a function error: the errors alarm subtracts these.
+ */
+export const makeLambdaAuthorizer = (decide: Decide) => {
+  const authorize = makeAuthorizer(decide);
+  return withRequestContext(
+    AUTHORIZER_OPERATION,
+    (event: APIGatewayRequestAuthorizerEvent) =>
+      measured(AUTHORIZER_OPERATION, async (figures) => {
+        try {
+          return await authorize(event);
+        } catch (error) {
+          if (error instanceof Error && error.message === UNAUTHORIZED) {
+            figures.add(METRIC.unauthenticated, MetricUnit.Count, 1);
+          }
+          throw error;
+        }
+      }),
+    (event) => event.requestContext?.requestId,
+  );
+};
 
 const policy = (
   principalId: string,

@@ -1,17 +1,27 @@
-/** Lambda entry of the authorizer: the verifier for the stack's issuer, audience and JWKS URI. */
+/**
+ * Lambda entry of the authorizer: the verifiers for the stack's issuer (issuer, audience and JWKS URI) and, with the
+ * user pool option, the pool's access tokens; both at once when both are configured.
+ */
 import { env } from '../_shared/env';
 import { logger } from '../_shared/logger';
-import { makeAuthorizer } from './authorize';
+import { makeLambdaAuthorizer } from './authorize';
 import { makeDecide } from './decide';
-import { createVerifier } from './verifier';
+import { anyOfVerifiers, createCognitoVerifier, createVerifier, type HydratableVerifier } from './verifier';
 
-const issuer = env.jwtIssuer;
-const audience = env.jwtAudience;
-const jwksUri = env.jwksUri;
-if (!issuer || !audience || !jwksUri) throw new Error('JWT_ISSUER, JWT_AUDIENCE and JWKS_URI must be set');
+const { jwtIssuer: issuer, jwtAudience: audience, jwksUri, cognitoUserPoolId, cognitoClientIds } = env;
+const verifiers: HydratableVerifier[] = [];
+if (issuer || audience || jwksUri) {
+  if (!issuer || !audience || !jwksUri) throw new Error('JWT_ISSUER, JWT_AUDIENCE and JWKS_URI go together');
+  verifiers.push(createVerifier({ issuer, audience, jwksUri }));
+}
+if (cognitoUserPoolId) {
+  if (cognitoClientIds.length === 0) throw new Error('COGNITO_CLIENT_IDS must name the app clients');
+  verifiers.push(createCognitoVerifier({ userPoolId: cognitoUserPoolId, clientIds: cognitoClientIds }));
+}
+if (verifiers.length === 0) throw new Error('set JWT_ISSUER, JWT_AUDIENCE and JWKS_URI, or COGNITO_USER_POOL_ID');
 
-const verifier = createVerifier({ issuer, audience, jwksUri });
+const verifier = anyOfVerifiers(verifiers);
 // Fetch the JWKS during INIT; if that fails the first verify fetches lazily (README of aws-jwt-verify).
 await verifier.hydrate().catch((error: unknown) => logger.warn('JWKS hydrate failed', { error: String(error) }));
 
-export const handler = makeAuthorizer(makeDecide(verifier, env.scopeBase));
+export const handler = makeLambdaAuthorizer(makeDecide(verifier, env.scopeBase));

@@ -11,13 +11,17 @@ import { randomUUID } from 'node:crypto';
 import { GetObjectCommand, HeadObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import type { Context, S3Event, S3EventRecord, SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { logger } from '../_shared/logger';
+import { INGEST_OPERATION } from '../_shared/metric-names';
+import { publishIngestMetrics, withRequestContext } from '../_shared/observability';
 import { tableContext } from '../_shared/table';
+import { dynamoResourceSink } from '../core/directory/resource-sink';
 import type { IngestFile } from '../core/reports/ingest/ingest-file';
 import {
   dynamoIngestStores,
   type IngestStores,
   type IngestSummary,
   ingestFiles,
+  type ResourceSink,
 } from '../core/reports/ingest/ingest-service';
 import { DEFAULT_LEASE } from '../core/reports/ingest/lease-keeper';
 import { dynamoRateRepository, type RateRepository } from '../core/reports/storage/rate-repository';
@@ -48,6 +52,8 @@ export interface IngestHandlerDeps {
   readonly stores: IngestStores;
   readonly rates: RateRepository;
   readonly objects: ObjectReader;
+  /** Records the videos and playlists each owner's files name (the directory's resources). */
+  readonly resources?: ResourceSink;
   /** How long a load waits for a month another load holds before its message is retried (default 60 s). */
   readonly leaseWaitMs?: number;
   /** Told each invocation's summary (metrics; the local runner's totals). */
@@ -108,6 +114,7 @@ export function createIngestHandler(deps: IngestHandlerDeps) {
       holder: context?.awsRequestId ?? `ingest-${randomUUID()}`,
       lease: { ...DEFAULT_LEASE, waitMs },
       concurrency: 1,
+      ...(deps.resources ? { resources: deps.resources } : {}),
     });
     summary.failed.push(...missing);
     for (const r of summary.rejected) logger.error('export file rejected', { file: r.file, reason: r.message });
@@ -123,6 +130,19 @@ export function createIngestHandler(deps: IngestHandlerDeps) {
       skipped: summary.skipped.length,
       failed: summary.failed.length,
       seconds: summary.seconds,
+    });
+    // Lag: from the earliest S3 event time of the files loaded to now (what an operator's alarm watches).
+    const notLoaded = new Set(summary.failed.map((f) => f.file));
+    const times = created
+      .filter((r) => !notLoaded.has(objectKey(r.s3.object.key)) && r.eventTime)
+      .map((r) => Date.parse(r.eventTime))
+      .filter((t) => Number.isFinite(t));
+    publishIngestMetrics({
+      files: summary.loaded,
+      rows: summary.rows,
+      seconds: summary.seconds,
+      rejected: summary.rejected.length,
+      ...(times.length > 0 ? { lagSeconds: Math.max(0, (Date.now() - Math.min(...times)) / 1000) } : {}),
     });
     deps.onSummary?.(summary);
     return summary;
@@ -155,14 +175,15 @@ export function createIngestHandler(deps: IngestHandlerDeps) {
 
 let deployed: ReturnType<typeof createIngestHandler> | undefined;
 
-export const handler = (event: Incoming, context?: Context) => {
+export const handler = withRequestContext(INGEST_OPERATION, (event: Incoming, context?: Context) => {
   deployed ??= createIngestHandler({
     stores: dynamoIngestStores(tableContext()),
     rates: dynamoRateRepository(tableContext()),
     objects: s3ObjectReader(),
+    resources: dynamoResourceSink(tableContext()),
     ...(process.env.INGEST_LEASE_WAIT_SECONDS
       ? { leaseWaitMs: Number(process.env.INGEST_LEASE_WAIT_SECONDS) * 1000 }
       : {}),
   });
   return deployed(event, context);
-};
+});

@@ -14,6 +14,7 @@ import { createReadStream, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import type { SQSEvent } from 'aws-lambda';
+import { dynamoResourceSink } from '../../functions/core/directory/resource-sink';
 import { familyOfReportType } from '../../functions/core/reports/catalog/families';
 import { localFile } from '../../functions/core/reports/ingest/ingest-file';
 import {
@@ -90,6 +91,7 @@ const bar = (done: number, total: number) => {
 };
 const stores = dynamoIngestStores(table);
 const rates = dynamoRateRepository(table);
+const resources = dynamoResourceSink(table);
 
 /** The local file system as the bucket: an object key is a path. */
 const localObjects: ObjectReader = {
@@ -137,6 +139,7 @@ async function runAsLambda(): Promise<{ summary: IngestSummary; latencies: numbe
     stores,
     rates,
     objects: localObjects,
+    resources,
     onSummary: (s) => addSummary(summary, s),
   });
   const started = performance.now();
@@ -190,6 +193,7 @@ if (asLambda) {
       ...(values.channel ? { channel: values.channel } : {}),
       ...(values['content-owner'] ? { contentOwner: values['content-owner'] } : {}),
       rates,
+      resources,
       onFile: (done, total) => bar(done, total),
     },
   );

@@ -1,10 +1,12 @@
 /** NodejsFunction with the house defaults, so every Lambda of the stack is built and logged the same way. */
 import path from 'node:path';
-import { Duration } from 'aws-cdk-lib';
+import { Duration, Size } from 'aws-cdk-lib';
+import { Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { Architecture, Runtime } from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
+import { acknowledge } from '../nag';
 
 /** infra/constructs → repo root; route entries (`functions/...ts`) are relative to it. */
 export const REPO_ROOT = path.resolve(import.meta.dirname, '..', '..');
@@ -16,10 +18,20 @@ export interface ApiFunctionProps {
   readonly timeout?: Duration;
   readonly environment?: Record<string, string>;
   readonly reservedConcurrentExecutions?: number;
+  /** Size of /tmp (Lambda's default is 512 MB). */
+  readonly ephemeralStorageMb?: number;
+  /** Shell commands run in the repo root after esbuild, to add files next to the bundle in `outputDir`. */
+  readonly afterBundling?: (outputDir: string) => string[];
 }
 
 export class ApiFunction extends NodejsFunction {
   constructor(scope: Construct, id: string, props: ApiFunctionProps) {
+    // An explicit log group gets a retention without the LogRetention custom-resource Lambda.
+    const logGroup = new LogGroup(scope, `${id}Logs`, { retention: RetentionDays.ONE_MONTH });
+    // A role of its own instead of AWSLambdaBasicExecutionRole: that managed policy may create any log group and
+    // write to all of them; this role writes to its function's log group only.
+    const role = new Role(scope, `${id}Role`, { assumedBy: new ServicePrincipal('lambda.amazonaws.com') });
+    logGroup.grantWrite(role);
     super(scope, id, {
       entry: path.join(REPO_ROOT, props.entry),
       handler: 'handler',
@@ -32,9 +44,10 @@ export class ApiFunction extends NodejsFunction {
       ...(props.reservedConcurrentExecutions
         ? { reservedConcurrentExecutions: props.reservedConcurrentExecutions }
         : {}),
+      ...(props.ephemeralStorageMb ? { ephemeralStorageSize: Size.mebibytes(props.ephemeralStorageMb) } : {}),
       environment: { POWERTOOLS_SERVICE_NAME: 'analytics-api', ...props.environment },
-      // An explicit log group gets a retention without the LogRetention custom-resource Lambda.
-      logGroup: new LogGroup(scope, `${id}Logs`, { retention: RetentionDays.ONE_MONTH }),
+      role,
+      logGroup,
       bundling: {
         format: OutputFormat.ESM,
         target: 'node22',
@@ -48,7 +61,21 @@ export class ApiFunction extends NodejsFunction {
         banner: "import { createRequire } from 'module'; const require = createRequire(import.meta.url);",
         // Bundle with the project's esbuild; there is no Docker in CI or on the dev hosts.
         forceDockerBundling: false,
+        ...(props.afterBundling
+          ? {
+              commandHooks: {
+                beforeBundling: () => [],
+                beforeInstall: () => [],
+                afterBundling: (_inputDir: string, outputDir: string) => props.afterBundling?.(outputDir) ?? [],
+              },
+            }
+          : {}),
       },
     });
+    acknowledge(
+      this,
+      'L1',
+      'nodejs22.x on purpose: the bundles target node22 and the tests run on the Node 22 line; moving to nodejs24.x is a deliberate upgrade (toolchain.md)',
+    );
   }
 }

@@ -125,7 +125,9 @@ export type FamilyKind =
   | 'revenue'
   | 'ad_rates'
   | 'city'
-  | 'retention';
+  | 'retention'
+  | 'reach'
+  | 'reach_combined';
 
 /** Whose videos a family covers: one channel's, its playlists', or a content owner's (per video or per asset). */
 export type FamilyScope = 'channel' | 'playlist' | 'owner' | 'owner_playlist' | 'asset';
@@ -147,7 +149,13 @@ const SLICE_COLUMNS: Readonly<Record<FamilyKind, readonly string[]>> = {
   ad_rates: ['ad_type'],
   city: ['province_code', 'city'],
   retention: ['elapsed_video_time_ratio', 'audience_type'],
+  reach: [],
+  reach_combined: ['traffic_source_type', 'traffic_source_detail', 'operating_system', 'device_type'],
 };
+
+/** Reach reports (§6): channel_reach_basic_a1's header is verified live; the combined one's is not. */
+const REACH_BASE = ['date', 'channel_id', 'video_id'];
+const REACH_METRICS = ['video_thumbnail_impressions', 'video_thumbnail_impressions_ctr'];
 
 export interface FamilyVersion {
   version: string;
@@ -205,6 +213,8 @@ export const REPORT_FAMILIES: readonly ReportFamily[] = [
   family('channel_cards', 'channel', 'cards', BASE, CARDS, [{ version: 'a2', lacks: [] }, { version: 'a1', lacks: [] }]),
   family('channel_end_screens', 'channel', 'end_screens', BASE, END_SCREENS, [{ version: 'a2', lacks: [] }, { version: 'a1', lacks: [] }]),
   family('channel_combined', 'channel', 'combined', BASE, VIEWSET, viewVersions('a3', 'a2')),
+  family('channel_reach_basic', 'channel', 'reach', REACH_BASE, REACH_METRICS, only('a1')),
+  family('channel_reach_combined', 'channel', 'reach_combined', REACH_BASE, REACH_METRICS, only('a1')),
   family('playlist_basic', 'playlist', 'basic', PBASE, PSET, viewVersions('a2', 'a1')),
   family('playlist_province', 'playlist', 'province', PBASE, PSET, viewVersions('a2', 'a1')),
   family('playlist_playback_location', 'playlist', 'playback_location', PBASE, PSET, viewVersions('a2', 'a1')),

@@ -13,7 +13,9 @@
  * and filled exactly as in the plain file, then split over the apps from a stream of its own (the parts' views add up
  * to the cell's). The x1 extension layouts (city, audience retention, channel revenue and ad rates, and playlist
  * demographics: the playlist units of playlist_basic split over age × gender as channel_demographics does) slice the
- * same day's views; see export-extensions.ts.
+ * same day's views; see export-extensions.ts. The reach reports turn each video-day's views into thumbnail impressions
+ * at the video's click rate (a trait of its own stream), split by traffic source, device and system in the combined
+ * report.
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -549,6 +551,8 @@ const F = {
   creator: fslot('creator_content_type'),
   product: fslot('youtube_product'),
   city: fslot('city'),
+  impressions: fslot('video_thumbnail_impressions'),
+  impressionsCtr: fslot('video_thumbnail_impressions_ctr'),
   elapsed: fslot('elapsed_video_time_ratio'),
   audienceType: fslot('audience_type'),
   watchRatio: fslot('audience_watch_ratio'),
@@ -591,6 +595,8 @@ const CELL_CAP: Readonly<Record<FamilyKind, number>> = {
   ad_rates: 16,
   city: 20,
   retention: 0, // not sliced into cells (generateRetention)
+  reach: 1, // one row per video with impressions that day
+  reach_combined: 12,
 };
 
 /** The dimension slots a kind's cells set, in the order its sampler fills them (country and subscribed first). */
@@ -611,6 +617,31 @@ const CELL_SLOTS: Readonly<Record<FamilyKind, readonly number[]>> = {
   ad_rates: [S.country, F.adType],
   city: [S.country, S.subscribed, F.province, F.city],
   retention: [],
+  reach: [],
+  reach_combined: [F.trafficType, F.trafficDetail, F.os, F.device],
+};
+
+const REACH_KINDS: ReadonlySet<FamilyKind> = new Set(['reach', 'reach_combined']);
+
+/**
+ * A video's thumbnail click-through rate (a trait drawn from a stream of its own, so no other family's numbers move):
+ * a few percent, lower for Shorts, whose thumbnails are seen in the feed far more often than they are clicked.
+ */
+const reachRates = new Map<string, number>();
+function reachRate(o: GeneratorOptions, v: VideoPlan): number {
+  const key = `${o.seed}|${v.id}`;
+  let rate = reachRates.get(key);
+  if (rate === undefined) {
+    rate = Math.min(0.3, (v.short ? 0.015 : 0.045) * new Rng(hash32('reach', o.seed, v.id)).lognormal(0.45));
+    if (reachRates.size > 200_000) reachRates.clear();
+    reachRates.set(key, rate);
+  }
+  return rate;
+}
+/** How a traffic source's impressions turn into clicks, relative to the video's rate (search clicks most). */
+// biome-ignore format: lookup table
+const REACH_TRAFFIC_FACTOR: Readonly<Record<string, number>> = {
+  '5': 1.8, '3': 1, '7': 0.8, '24': 0.4, '17': 2.2, '4': 1.3, '14': 0.9, '9': 1.5, '0': 1.2,
 };
 
 interface Unit {
@@ -817,6 +848,16 @@ function sampleSlice(rng: Rng, kind: FamilyKind, u: Unit, scope: FamilyScope, ou
     case 'ad_rates':
       out[1] = AD_TYPE_PICKER.pick(rng);
       return;
+    case 'reach_combined': {
+      // Where the thumbnail was shown (traffic source, with its detail), on which device and system.
+      const traffic = trafficType(rng, u, scope);
+      const device = (u.v.short ? DEVICES.short : DEVICES.long).pick(rng);
+      out[0] = traffic;
+      out[1] = trafficDetail(rng, traffic, u);
+      out[2] = OS_OF_DEVICE.get(device)!.pick(rng);
+      out[3] = device;
+      return;
+    }
     case 'city': {
       // Views of an unknown country have no city either: draw the country again.
       for (let tries = 0; out[0] === UNKNOWN_COUNTRY && tries < 8; tries++) out[0] = pickCountry(rng, u.v);
@@ -854,6 +895,10 @@ function unitTotal(rng: Rng, kind: FamilyKind, u: Unit): number {
       const monetized = rng.binomial(u.views, u.t.monetizedRate);
       return monetized + rng.poisson(monetized * 0.35); // ad impressions
     }
+    case 'reach':
+    case 'reach_combined':
+      // Thumbnail impressions: the views came from a share of them (most views start from a thumbnail).
+      return rng.poisson((u.views * 0.8) / reachRate(u.cw.plan.options, u.v));
     default:
       return u.views;
   }
@@ -970,6 +1015,15 @@ function fillCell(
     }
     case 'revenue':
       return fillRevenue(rng, canon, u, count, cell.dims[0]!, month, cpmScale);
+    case 'reach':
+    case 'reach_combined': {
+      const factor = kind === 'reach_combined' ? (REACH_TRAFFIC_FACTOR[cell.dims[0]!] ?? 1) : 1;
+      const clicks = rng.binomial(count, Math.min(0.9, reachRate(u.cw.plan.options, u.v) * factor));
+      canon[F.impressions] = int(count);
+      // Written as the real files do: a fraction with four decimals.
+      canon[F.impressionsCtr] = dec6(Math.round((clicks / count) * 1e4) / 1e4);
+      return count > 0;
+    }
     case 'ad_rates': {
       const cpm =
         COUNTRY_CPM[cell.dims[0]!]! *
@@ -1000,7 +1054,7 @@ function dayUnits(world: World, f: ReportFamily, d: number): Unit[] {
   // A content owner earns from its claimed videos; a channel (the x1 revenue layouts) from all of its own.
   const claimedOnly = (monetary && f.scope !== 'channel') || f.scope === 'asset';
   // Money and cities have no live/on-demand split.
-  const merged = monetary || f.kind === 'city';
+  const merged = monetary || f.kind === 'city' || REACH_KINDS.has(f.kind);
   const owner = world.owner;
   const channels =
     f.scope === 'channel' || f.scope === 'playlist'
@@ -1153,7 +1207,7 @@ function* generateFamily<Row>(
       const total = unitTotal(rng, f.kind, u);
       const sample = (out: string[]) => {
         if (f.kind === 'revenue' || f.kind === 'ad_rates') out[0] = pickCountry(rng, u.v);
-        else sampleAudience(rng, u.v, out);
+        else if (!REACH_KINDS.has(f.kind)) sampleAudience(rng, u.v, out); // reach files have no audience columns
         sampleSlice(rng, f.kind, u, f.scope, out);
       };
       const cells = [...splitCells(rng, total, cap, slots.length, sample)];

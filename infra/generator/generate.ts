@@ -29,7 +29,8 @@ defaults: --start 2025-11-01 --seed 42 --video-prefix <from channel: UCdemo-alic
           --reports channel_basic --playlists 10 --playlist-prefix <UCdemo-alice -> alice-p> --channels <--channel>
           --assets 50 --asset-prefix <demo-co -> co-a>
 --reports takes report type ids (channel_traffic_source_a2) or prefixes (channel_traffic_source, playlist,
-content_owner, ...; at the version matching --version); "all" adds content-owner types only with --content-owner.
+content_owner, channel_reach, ...; at the version matching --version); "all" adds content-owner types only with
+--content-owner.
 --extensions: video reports get creator_content_type and youtube_product columns, and "all" or a prefix also selects
 the x1 extension layouts (channel_city_x1, channel_audience_retention_x1, channel_estimated_revenue_x1,
 channel_ad_rates_x1, playlist_demographics_x1, content_owner_playlist_demographics_x1, content_owner_city_x1,

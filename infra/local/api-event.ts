@@ -55,7 +55,8 @@ function requestContext(req: LocalRequest, route: RouteDef, requestId: string) {
     extendedRequestId: requestId,
     requestTime: new Date(now).toUTCString(),
     requestTimeEpoch: now,
-    path: `/${LOCAL_STAGE}${req.url.pathname}`,
+    // The path as the client called it: the local server is like a custom domain mapped at the root (no stage).
+    path: req.url.pathname,
     protocol: 'HTTP/1.1',
     httpMethod: route.method,
     resourcePath: route.path,

@@ -2,101 +2,30 @@
  * The demo world a newcomer gets from `npm start` (documented in the README). Loaded idempotently: a marker item
  * records the loaded version, and a reload rewrites the same entries.
  */
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { type DirectoryWorld, loadDirectory } from '../../functions/core/directory/directory-loader';
 import type { TableContext } from '../../functions/core/directory/directory-repository';
+import { dynamoResourceSink } from '../../functions/core/directory/resource-sink';
 import { bytesFile, localFile } from '../../functions/core/reports/ingest/ingest-file';
 import { dynamoIngestStores, type IngestFile, ingestFiles } from '../../functions/core/reports/ingest/ingest-service';
 import { dynamoRateRepository } from '../../functions/core/reports/storage/rate-repository';
+import { readDirectoryText } from '../cli/directory-yaml';
 import { exchangeRatesCsv } from '../generator/exchange-rates';
 import type { GeneratorOptions } from '../generator/export-generator';
 import { writeAllExports } from '../generator/export-world';
 
-const range = (prefix: string, from: number, to: number, width: number) =>
-  Array.from({ length: to - from + 1 }, (_, i) => `${prefix}${String(from + i).padStart(width, '0')}`);
+/** The demo directory, a directory file in the repo (the README's demo-world table describes it). */
+export const DEMO_DIRECTORY_FILE = path.join(import.meta.dirname, 'demo-directory.yaml');
 
-export const demoWorld: DirectoryWorld = {
-  users: [
-    { sub: 'alice', channels: ['UCdemo-alice'], reads: ['accounts/100'] },
-    { sub: 'bob', contentOwners: ['demo-co'], reads: ['properties/2000'] },
-    { sub: 'carol', channels: ['UCdemo-carol'] },
-    { sub: 'dave', channels: ['UCdemo-dave'] },
-    { sub: 'mallory' },
-  ],
-  channels: [
-    {
-      id: 'UCdemo-alice',
-      title: 'Alice Cooks',
-      videos: range('alice-v', 1, 600, 4),
-      playlists: range('alice-p', 1, 10, 2),
-    },
-    {
-      id: 'UCdemo-carol',
-      title: 'Carol Codes',
-      videos: range('carol-v', 1, 100, 4),
-      playlists: range('carol-p', 1, 5, 2),
-    },
-    { id: 'UCdemo-dave', title: 'Dave Drives', videos: range('dave-v', 1, 100, 3), playlists: [] },
-  ],
-  contentOwners: [
-    {
-      id: 'demo-co',
-      displayName: 'Demo Content Owner',
-      linkedChannels: [{ channelId: 'UCdemo-carol', linkedSince: '2026-01-01' }],
-      assets: range('co-a', 1, 50, 4),
-    },
-  ],
-  accounts: [
-    { id: '100', displayName: 'Alice Enterprises' },
-    { id: '200', displayName: 'Bob Media Group' },
-  ],
-  properties: [
-    {
-      name: 'properties/1000',
-      propertyType: 'PROPERTY_TYPE_ORDINARY',
-      createTime: '2024-03-01T10:00:00.000Z',
-      updateTime: '2026-06-15T08:30:00.000Z',
-      parent: 'accounts/100',
-      displayName: 'Alice Cooks - Web',
-      industryCategory: 'FOOD_AND_DRINK',
-      timeZone: 'America/Los_Angeles',
-      currencyCode: 'USD',
-      serviceLevel: 'GOOGLE_ANALYTICS_STANDARD',
-      account: 'accounts/100',
-    },
-    {
-      name: 'properties/1001',
-      propertyType: 'PROPERTY_TYPE_SUBPROPERTY',
-      createTime: '2025-01-10T12:00:00.000Z',
-      updateTime: '2026-10-01T09:00:00.000Z',
-      parent: 'properties/1000',
-      displayName: 'Alice Cooks - EU (subproperty, in trash)',
-      industryCategory: 'FOOD_AND_DRINK',
-      timeZone: 'Europe/Berlin',
-      currencyCode: 'EUR',
-      serviceLevel: 'GOOGLE_ANALYTICS_STANDARD',
-      deleteTime: '2026-11-01T09:00:00.000Z',
-      expireTime: '2026-12-06T09:00:00.000Z',
-      account: 'accounts/100',
-    },
-    {
-      name: 'properties/2000',
-      propertyType: 'PROPERTY_TYPE_ORDINARY',
-      createTime: '2023-05-20T00:00:00.000Z',
-      updateTime: '2026-02-02T02:02:02.000Z',
-      parent: 'accounts/200',
-      displayName: 'Bob Media - Apps',
-      industryCategory: 'ARTS_AND_ENTERTAINMENT',
-      timeZone: 'Asia/Tokyo',
-      currencyCode: 'JPY',
-      serviceLevel: 'GOOGLE_ANALYTICS_360',
-      account: 'accounts/200',
-    },
-  ],
-};
+/** The demo directory as a parsed document, ready for the directory service. */
+export function demoDirectoryDocument(): DirectoryWorld {
+  const read = readDirectoryText(DEMO_DIRECTORY_FILE, readFileSync(DEMO_DIRECTORY_FILE, 'utf8'));
+  if (!read.ok) throw new Error(read.messages.join('\n'));
+  return read.doc as DirectoryWorld; // validated by the apply that loads it
+}
 
 /** The generated exports a newcomer sees at once: alice and carol, July to October 2026 (dave gets none). */
 export const DEMO_EXPORTS: readonly GeneratorOptions[] = [
@@ -131,7 +60,7 @@ export const DEMO_FAMILY_EXPORTS: readonly GeneratorOptions[] = [
     reports: [
       'channel_province', 'channel_playback_location', 'channel_traffic_source', 'channel_device_os',
       'channel_demographics', 'channel_sharing_service', 'channel_combined', 'playlist', 'channel_city',
-      'channel_audience_retention', 'channel_estimated_revenue', 'channel_ad_rates',
+      'channel_audience_retention', 'channel_estimated_revenue', 'channel_ad_rates', 'channel_reach',
     ],
   },
   {
@@ -177,7 +106,7 @@ export const DEMO_EXAMPLE_IDS = {
 } as const;
 
 /** Bump when the demo world or its storage changes, so existing local tables pick up the new version. */
-export const DEMO_WORLD_VERSION = 10;
+export const DEMO_WORLD_VERSION = 12;
 const MARKER = { pk: 'DEMO#WORLD', sk: 'VERSION' };
 
 /** Loads the demo world unless this version is already there. Returns whether it loaded anything. */
@@ -188,12 +117,13 @@ export async function ensureDemoWorld(
   const marker = await ctx.db.send(new GetCommand({ TableName: ctx.tableName, Key: MARKER, ConsistentRead: true }));
   if (marker.Item?.version === DEMO_WORLD_VERSION) return false;
   options.onLoad?.();
-  await loadDirectory(ctx, demoWorld);
+  await loadDirectory(ctx, demoDirectoryDocument());
   if (options.facts !== false) {
     const work = mkdtempSync(path.join(tmpdir(), 'demo-exports-'));
     try {
       const summary = await ingestFiles(dynamoIngestStores(ctx), await demoExportFiles(work), {
         rates: dynamoRateRepository(ctx),
+        resources: dynamoResourceSink(ctx),
       });
       // The demo must be whole: a rejected file is a bug in the generator or the reader, not a user's mistake.
       if (summary.rejected.length > 0 || summary.failed.length > 0) {

@@ -11,6 +11,7 @@ import { makeAuthorizer } from '../../functions/authorizer/authorize';
 import { makeDecide } from '../../functions/authorizer/decide';
 import { createVerifier } from '../../functions/authorizer/verifier';
 import { kebabId, routesById } from '../../functions/routes';
+import { localExplorerPageFile } from '../tools/build-explorer';
 import { loadEvent } from './event-template';
 import { LOCAL_ISSUER, LOCAL_JWKS_URI, loadIssuerKey, localJwks } from './local-issuer';
 import { openLocalTable } from './local-table';
@@ -48,9 +49,11 @@ if (!route) {
     DYNAMODB_ENDPOINT: table.endpoint,
     SCOPE_BASE: localSettings.scopeBase,
   });
+  if (route.id === 'explorer.page') process.env.EXPLORER_PAGE_FILE = await localExplorerPageFile();
   const { handler } = (await import(pathToFileURL(path.join(ROOT, route.entry)).href)) as { handler: ProxyHandler };
   const result = await handler(await loadEvent<APIGatewayProxyEvent>(eventFile, templateContext));
-  output = { ...result, body: result.body ? JSON.parse(result.body) : result.body };
+  const json = /^application\/json/.test(String(result.headers?.['Content-Type'] ?? ''));
+  output = { ...result, body: json && result.body ? JSON.parse(result.body) : result.body };
   await table.close();
 }
 console.log(JSON.stringify(output, null, 2));

@@ -92,6 +92,12 @@ const samples: Record<string, Sample[]> = {
     },
   ],
   'groupItems.delete': [{ scopes: 'video-platform', query: { id: 'GROUP_ITEM_ID' } }],
+  'discovery.rest': [
+    { query: { version: 'v2' } },
+    { variant: 'v1alpha', query: { version: 'v1alpha' } },
+    { variant: 'unknown-version', query: { version: 'v9' } },
+  ],
+  'explorer.page': [{}],
   'properties.get': [
     { scopes: 'analytics.readonly', pathname: '/v1alpha/properties/1000' },
     { variant: 'no-access', sub: 'bob', scopes: 'analytics.readonly', pathname: '/v1alpha/properties/1000' },
@@ -99,9 +105,9 @@ const samples: Record<string, Sample[]> = {
   ],
 };
 
-const headers = (token: string) => ({
+const headers = (token: string | undefined) => ({
   Accept: 'application/json',
-  Authorization: `Bearer ${token}`,
+  ...(token === undefined ? {} : { Authorization: `Bearer ${token}` }),
   Host: 'abc123.execute-api.us-east-1.amazonaws.com',
   'User-Agent': 'google-api-nodejs-client/8.0.3 (gzip)',
   'X-Amzn-Trace-Id': 'Root=1-67a1b2c3-0123456789abcdef01234567',
@@ -140,7 +146,8 @@ function proxyEvent(route: RouteDef, s: Sample) {
   const scopes = s.scopes ?? route.anyOfScopes.join(',');
   const pathname = s.pathname ?? route.path;
   const query = s.query && Object.keys(s.query).length ? s.query : null;
-  const h = headers(`\${TOKEN:${sub}:${scopes}}`);
+  // Public routes have no authorizer: no token, no authorizer context.
+  const h = headers(route.public ? undefined : `\${TOKEN:${sub}:${scopes}}`);
   const body = s.body === undefined ? null : typeof s.body === 'string' ? s.body : JSON.stringify(s.body);
   if (body) Object.assign(h, { 'Content-Type': 'application/json' });
   return {
@@ -151,9 +158,9 @@ function proxyEvent(route: RouteDef, s: Sample) {
     multiValueHeaders: multi(h),
     queryStringParameters: query,
     multiValueQueryStringParameters: multi(query),
-    pathParameters: route.path.includes('{propertyId}') ? { propertyId: pathname.split('/').pop() } : null,
+    pathParameters: route.path.includes('{propertiesId}') ? { propertiesId: pathname.split('/').pop() } : null,
     stageVariables: null,
-    requestContext: requestContext(route, pathname, sub, scopes, true),
+    requestContext: requestContext(route, pathname, sub, scopes, !route.public),
     body,
     isBase64Encoded: false,
   };

@@ -15,4 +15,6 @@ export const localSettings = {
   keyFile: path.join(ROOT, '.local', 'issuer-key.json'),
   audience: process.env.JWT_AUDIENCE ?? DEFAULT_AUDIENCE,
   scopeBase: process.env.SCOPE_BASE ?? DEFAULT_SCOPE_BASE,
+  /** `*` (default) or a comma-separated list of origins browsers may call from. */
+  corsAllowedOrigins: process.env.CORS_ALLOWED_ORIGINS ?? '*',
 };

@@ -3,12 +3,20 @@
  * world, and both base paths served on http://127.0.0.1:8080 (PORT overrides).
  */
 import { parseArgs } from 'node:util';
+import { parseCorsOrigins } from '../../functions/_shared/transport';
 import { createDevServer } from './dev-server';
 import { loadIssuerKey } from './local-issuer';
 import { openLocalTable } from './local-table';
 import { localSettings } from './settings';
 
 const { values } = parseArgs({ options: { reset: { type: 'boolean', default: false } } });
+
+try {
+  parseCorsOrigins(localSettings.corsAllowedOrigins);
+} catch (err) {
+  console.error(`CORS_ALLOWED_ORIGINS: ${(err as Error).message}`);
+  process.exit(2);
+}
 
 const table = await openLocalTable({ reset: values.reset });
 const server = createDevServer({
@@ -17,6 +25,7 @@ const server = createDevServer({
   issuerKey: await loadIssuerKey(localSettings.keyFile),
   audience: localSettings.audience,
   scopeBase: localSettings.scopeBase,
+  corsAllowedOrigins: localSettings.corsAllowedOrigins,
   onRequest: ({ method, path, status, ms }) => console.log(`${method} ${path} -> ${status} (${ms} ms)`),
 });
 
@@ -30,8 +39,10 @@ server.listen(localSettings.port, '127.0.0.1', () => {
   const base = `http://127.0.0.1:${localSettings.port}`;
   console.log(`
 Analytics API (local) is up.
+  Query Explorer:           ${base}/   (sign in as a demo user, build a report, see table and chart)
   YouTube Analytics v2:     ${base}/v2/   (reports, groups, groupItems)
   Analytics Admin v1alpha:  ${base}/v1alpha/   (properties.get)
+  Discovery documents:      ${base}/$discovery/rest?version=v2   (and ?version=v1alpha)
   DynamoDB Local:           ${table.endpoint}  table ${table.tableName}
 
 Demo users (tokens: npm run --silent token -- --sub <user> --scope <scopes>):

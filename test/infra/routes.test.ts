@@ -27,8 +27,24 @@ describe('route table', () => {
     expect(duplicates(table.map((r) => r.id))).toEqual([]);
   });
 
-  it('requires at least one scope on every route', () => {
-    expect(table.filter((r) => r.anyOfScopes.length === 0).map((r) => r.id)).toEqual([]);
+  it('requires at least one scope on every route behind the authorizer', () => {
+    expect(table.filter((r) => !r.public && r.anyOfScopes.length === 0).map((r) => r.id)).toEqual([]);
+  });
+
+  it('keeps public routes to the pages Google also serves without a token (no scopes, no table writes)', () => {
+    const open = table.filter((r) => r.public);
+
+    expect(open.map((r) => r.id).sort()).toEqual(['discovery.rest', 'explorer.page']);
+    for (const r of open) {
+      expect(r.anyOfScopes, r.id).toEqual([]);
+      expect(r.table, r.id).toBe('read');
+    }
+  });
+
+  it('describes every API operation for the discovery documents (parameters and a response schema)', () => {
+    const api = table.filter((r) => r.family === 'youtube-analytics' || r.family === 'analytics-admin');
+
+    expect(api.filter((r) => !r.response || !r.parameters || !r.description).map((r) => r.id)).toEqual([]);
   });
 
   it.each(table.map((r) => [r.id, r] as const))('%s: has a sample event', (_id, route) => {
@@ -49,7 +65,7 @@ describe('route table', () => {
 });
 
 describe('matchRoute', () => {
-  const concrete = (route: RouteDef) => route.path.replace('{propertyId}', '1000');
+  const concrete = (route: RouteDef) => route.path.replace('{propertiesId}', '1000');
 
   it.each(table.map((r) => [r.id, r] as const))('%s: is found from a concrete path', (_id, route) => {
     const match = matchRoute(route.method, concrete(route));
@@ -58,7 +74,7 @@ describe('matchRoute', () => {
   });
 
   it('extracts path parameters', () => {
-    expect(matchRoute('GET', '/v1alpha/properties/1000')).toMatchObject({ pathParameters: { propertyId: '1000' } });
+    expect(matchRoute('GET', '/v1alpha/properties/1000')).toMatchObject({ pathParameters: { propertiesId: '1000' } });
   });
 
   it.each(table.map((r) => [r.id, r] as const))('%s: a wrong method only matches the path', (_id, route) => {

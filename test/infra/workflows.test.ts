@@ -109,4 +109,28 @@ describe('ci.yml', () => {
     }
     expect(env.CDK_DISABLE_CLI_TELEMETRY).toBe('true');
   });
+
+  it('deploy job passes the user pool option and runs the smoke test after cdk deploy when it is on', () => {
+    const deploy = ci.jobs.deploy as Job;
+    const deployAt = deploy.steps.findIndex((s) => s.run?.includes('cdk deploy'));
+    const smokeAt = deploy.steps.findIndex((s) => s.run?.includes('npm run smoke'));
+    const smoke = deploy.steps[smokeAt] as Step & { if?: string };
+
+    expect(deploy.steps[deployAt]?.run).toContain('-c userPool="${USER_POOL:-false}"');
+    expect(deploy.steps[deployAt]?.env?.USER_POOL).toBe('${{ vars.USER_POOL }}');
+    expect(smokeAt).toBeGreaterThan(deployAt);
+    expect(smoke.if).toBe("vars.USER_POOL == 'true'");
+    expect(smoke.run).toMatch(/npm run smoke -- --base-url "\$API_URL" --token "\$TOKEN"/);
+    // A client-credentials token of the service client, its secret read at run time and masked in the log.
+    expect(smoke.run).toContain('grant_type=client_credentials');
+    expect(smoke.run).toContain('describe-user-pool-client');
+    expect(smoke.run).toContain('::add-mask::$CLIENT_SECRET');
+    expect(smoke.run).toContain('::add-mask::$TOKEN');
+  });
+
+  it('never splices an expression into a script: values reach run steps through env', () => {
+    for (const job of Object.values(ci.jobs)) {
+      for (const step of job.steps) expect(step.run ?? '', step.run).not.toMatch(/\$\{\{/);
+    }
+  });
 });

@@ -252,7 +252,8 @@ describe('valid token without an accepted scope → 403 ACCESS_DENIED', () => {
 });
 
 describe('unknown routes → 404 gateway body', () => {
-  it.each(['/v2/nope', '/v1alpha/properties/1/extra', '/v1alpha/1234', '/v1alpha/properties', '/', '/v2/groups/1'])(
+  // `/` is the Query Explorer page (public) and `/$discovery/rest` the discovery documents: both are routes.
+  it.each(['/v2/nope', '/v1alpha/properties/1/extra', '/v1alpha/1234', '/v1alpha/properties', '/v2', '/v2/groups/1'])(
     'GET %s',
     async (path) => {
       const anonymous = await api.call(path);

@@ -1,7 +1,8 @@
 /**
  * A content owner's links and grants as content-owner reports read them (access pattern D4), against DynamoDB
- * Local: the CHANNELS list the loader keeps beside the link items, read by key in the same request as the report's
- * facts; the Query of the link items when the list is missing (a directory an earlier release loaded) or too long.
+ * Local: the CHANNELS list an apply keeps beside the link items, read by key in the same request as the report's
+ * facts; the Query of the link items when the list is missing (a directory an earlier release loaded) or marked
+ * overflowing (by an earlier release).
  * The client's `send` is wrapped only to record the commands that reach DynamoDB.
  */
 import { randomBytes } from 'node:crypto';
@@ -9,14 +10,13 @@ import {
   BatchGetCommand,
   DeleteCommand,
   type DynamoDBDocumentClient,
-  GetCommand,
   PutCommand,
   QueryCommand,
 } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDocumentClient } from '../../functions/core/db/document-client';
 import { keys } from '../../functions/core/db/keys';
-import { type DirectoryWorld, loadDirectory, MAX_LISTED_LINKS } from '../../functions/core/directory/directory-loader';
+import { type DirectoryWorld, loadDirectory } from '../../functions/core/directory/directory-loader';
 import { dynamoDirectoryRepository, type TableContext } from '../../functions/core/directory/directory-repository';
 import { dynamoGroupRepository } from '../../functions/core/groups/group-repository';
 import { parseReportRequest } from '../../functions/core/reports/query/report-request';
@@ -50,7 +50,8 @@ const world = (
   links: { channelId: string; linkedSince: string }[],
 ): DirectoryWorld => ({
   users: managers.map((sub) => ({ sub, contentOwners: [co] })),
-  channels: [],
+  // A content owner links channels the directory defines.
+  channels: links.map((l) => ({ id: l.channelId, title: l.channelId })),
   contentOwners: [{ id: co, displayName: `Links ${co}`, linkedChannels: links }],
   accounts: [],
   properties: [],
@@ -62,10 +63,11 @@ describe('contentOwnerAccess', () => {
   it('reads the grant and the CHANNELS list by key: one BatchGetItem, links in channel order', async () => {
     const t = fresh();
     const [co, sub] = [`co-${t}`, `m-${t}`];
-    await loadDirectory(table, world(co, [sub], [link('UCb', '2024-05-01'), link('UCa', '2023-01-15')]));
+    const [a, b] = [`UCa${t}`, `UCb${t}`];
+    await loadDirectory(table, world(co, [sub], [link(b, '2024-05-01'), link(a, '2023-01-15')]));
     sent.length = 0;
     const access = await dynamoDirectoryRepository(table).contentOwnerAccess(co, sub);
-    expect(access).toEqual({ manages: true, links: [link('UCa', '2023-01-15'), link('UCb', '2024-05-01')] });
+    expect(access).toEqual({ manages: true, links: [link(a, '2023-01-15'), link(b, '2024-05-01')] });
     expect(sent.map((c) => (c as object).constructor.name)).toEqual(['BatchGetCommand']);
     expect((sent[0] as BatchGetCommand).input.RequestItems?.[table.tableName]?.ConsistentRead).toBe(true);
     // Someone else: the same links, no grant.
@@ -75,26 +77,35 @@ describe('contentOwnerAccess', () => {
     });
   });
 
-  it('keeps the links of earlier loads; a reload changes nothing; a later load moves a link date', async () => {
+  it('an apply sets the links the file states; a reapply changes nothing; a later one moves a link date', async () => {
     const t = fresh();
     const [co, sub] = [`co-${t}`, `m-${t}`];
-    await loadDirectory(table, world(co, [sub], [link('UC1', '2020-01-01')]));
-    await loadDirectory(table, world(co, [], [link('UC2', '2021-02-02'), link('UC3', '2022-03-03')]));
-    await loadDirectory(table, world(co, [], [link('UC2', '2021-02-02'), link('UC3', '2022-03-03')]));
+    const [c1, c2, c3] = [`UC1${t}`, `UC2${t}`, `UC3${t}`];
+    await loadDirectory(table, world(co, [sub], [link(c1, '2020-01-01')]));
+    await loadDirectory(
+      table,
+      world(co, [sub], [link(c1, '2020-01-01'), link(c2, '2021-02-02'), link(c3, '2022-03-03')]),
+    );
+    expect(
+      await loadDirectory(
+        table,
+        world(co, [sub], [link(c1, '2020-01-01'), link(c2, '2021-02-02'), link(c3, '2022-03-03')]),
+      ),
+    ).toBe(0);
     const repo = dynamoDirectoryRepository(table);
     expect((await repo.contentOwnerAccess(co, sub)).links).toEqual([
-      link('UC1', '2020-01-01'),
-      link('UC2', '2021-02-02'),
-      link('UC3', '2022-03-03'),
+      link(c1, '2020-01-01'),
+      link(c2, '2021-02-02'),
+      link(c3, '2022-03-03'),
     ]);
-    await loadDirectory(table, world(co, [], [link('UC1', '2020-06-30')]));
-    expect((await repo.contentOwnerAccess(co, sub)).links[0]).toEqual(link('UC1', '2020-06-30'));
+    await loadDirectory(table, world(co, [sub], [link(c1, '2020-06-30')]));
+    expect((await repo.contentOwnerAccess(co, sub)).links).toEqual([link(c1, '2020-06-30')]);
   });
 
   it('without the list (loaded by an earlier release) reads the same from one Query of the link items', async () => {
     const t = fresh();
     const [co, sub] = [`co-${t}`, `m-${t}`];
-    await loadDirectory(table, world(co, [sub], [link('UCy', '2025-01-01'), link('UCx', '2024-01-01')]));
+    await loadDirectory(table, world(co, [sub], [link(`UCy${t}`, '2025-01-01'), link(`UCx${t}`, '2024-01-01')]));
     const repo = dynamoDirectoryRepository(table);
     const withList = await repo.contentOwnerAccess(co, sub);
     await table.db.send(new DeleteCommand({ TableName: table.tableName, Key: keys.contentOwnerChannels(co) }));
@@ -104,31 +115,18 @@ describe('contentOwnerAccess', () => {
     expect(await repo.contentOwnerAccess(co, `other-${t}`)).toEqual({ manages: false, links: withList.links });
   });
 
-  it(`marks a list that would pass ${MAX_LISTED_LINKS} links as overflowing; the Query then answers`, async () => {
+  it('a list an earlier release marked as overflowing is not used: the Query of the link items answers', async () => {
     const t = fresh();
     const [co, sub] = [`co-${t}`, `m-${t}`];
-    // A list already near the cap (written directly: loading thousands of links one by one is slow here).
-    const near = Object.fromEntries(
-      Array.from({ length: MAX_LISTED_LINKS - 10 }, (_, i) => [`UCfill${i}`, '2019-01-01']),
-    );
+    const added = Array.from({ length: 20 }, (_, i) => link(`UCnew${t}${String(i).padStart(2, '0')}`, '2026-01-01'));
+    await loadDirectory(table, world(co, [sub], added));
     await table.db.send(
       new PutCommand({
         TableName: table.tableName,
-        Item: { ...keys.contentOwnerChannels(co), entity: 'ChannelLinks', links: near },
+        Item: { ...keys.contentOwnerChannels(co), entity: 'ChannelLinks', links: {}, overflow: true },
       }),
     );
-    const added = Array.from({ length: 20 }, (_, i) => link(`UCnew${String(i).padStart(2, '0')}`, '2026-01-01'));
-    await loadDirectory(table, world(co, [sub], added));
-    const stored = await table.db.send(
-      new GetCommand({
-        TableName: table.tableName,
-        Key: keys.contentOwnerChannels(co),
-        ProjectionExpression: 'overflow',
-      }),
-    );
-    expect(stored.Item).toEqual({ overflow: true });
     sent.length = 0;
-    // The filler entries have no link items: the Query of the link items decides, and sees just the 20 loaded.
     expect(await dynamoDirectoryRepository(table).contentOwnerAccess(co, sub)).toEqual({ manages: true, links: added });
     expect(sent.some((c) => c instanceof QueryCommand)).toBe(true);
   });
@@ -139,7 +137,9 @@ describe('contentOwnerAccess', () => {
     await table.db.send(
       new PutCommand({ TableName: table.tableName, Item: { ...keys.contentOwnerChannels(co), entity: 'Something' } }),
     );
-    await expect(loadDirectory(table, world(co, [], [link('UCz', '2026-01-01')]))).rejects.toThrow();
+    await expect(loadDirectory(table, world(co, [], [link(`UCz${t}`, '2026-01-01')]))).rejects.toThrow(
+      /is not a directory item/,
+    );
   });
 });
 

@@ -813,6 +813,51 @@ describe('reports.query against a DuckDB oracle', () => {
     expect(typeof wider.rows[0][0]).toBe('number');
   });
 
+  it('reach (thumbnail impressions, click rate) by day, month, video, device and traffic source equals the oracle', async () => {
+    const w = worldCtx('channel');
+    const first = worlds.days[0] as string;
+    const group = w.groups.find((g) => g.kind === 'youtube#video' && g.ids.length > 1) as GroupInfo;
+    const metrics = ['videoThumbnailImpressions', 'videoThumbnailImpressionsClickRate'];
+    const cases: { dimensions: string[]; filters?: Filter[]; sort?: string; maxResults?: number; months?: number }[] = [
+      { dimensions: ['day'], sort: 'day' },
+      { dimensions: ['month'], months: 2 },
+      { dimensions: ['video'], sort: '-videoThumbnailImpressions', maxResults: 25 },
+      { dimensions: ['video', 'deviceType'], sort: '-videoThumbnailImpressionsClickRate', maxResults: 50 },
+      { dimensions: ['insightTrafficSourceType'], filters: [{ name: 'group', values: [group.id] }] },
+      { dimensions: ['day', 'operatingSystem'], filters: [{ name: 'deviceType', values: ['MOBILE'] }] },
+    ];
+    for (const c of cases) {
+      const startDate = c.months ? monthStart(first) : addDays(first, 2);
+      const endDate = c.months ? monthEnd(addMonths(first, c.months - 1)) : addDays(first, 40);
+      const sort = c.sort ? [{ name: c.sort.replace('-', ''), descending: c.sort.startsWith('-') }] : [];
+      const params: Record<string, string> = {
+        ids: 'channel==MINE',
+        startDate,
+        endDate,
+        metrics: metrics.join(','),
+        dimensions: c.dimensions.join(','),
+        ...(c.filters ? { filters: c.filters.map((f) => `${f.name}==${f.values.join(',')}`).join(';') } : {}),
+        ...(c.sort ? { sort: c.sort } : {}),
+        ...(c.maxResults ? { maxResults: String(c.maxResults) } : {}),
+      };
+      const request = {
+        ids: w.ids,
+        startDate,
+        endDate,
+        dimensions: c.dimensions,
+        metrics,
+        filters: c.filters ?? [],
+        sort,
+        ...(c.maxResults ? { maxResults: c.maxResults } : {}),
+        groups: w.oracleGroups,
+      };
+      const out = await check({ report: 'R', owner: 'channel', params, token: w.tokens.read, request });
+      expect(out.problem, JSON.stringify(params)).toBeUndefined();
+      expect(out.informative, JSON.stringify(params)).toBe(true);
+      expect(out.sources[0]).toMatch(/^channel_reach_/);
+    }
+  });
+
   it('a group filter answers exactly like the equivalent video== filter', async () => {
     const w = worldCtx('channel');
     const group = w.groups.find((g) => g.kind === 'youtube#video' && g.ids.length > 1) as GroupInfo;

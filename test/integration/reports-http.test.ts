@@ -253,7 +253,7 @@ describe('who may see what', () => {
     const [co, sub] = [`co-${t}`, `manager-${t}`];
     await loadDirectory(table, {
       users: [{ sub, contentOwners: [co] }],
-      channels: [],
+      channels: [{ id: `UClinked-${t}`, title: 'linked' }],
       contentOwners: [
         { id: co, displayName: 'Grants', linkedChannels: [{ channelId: `UClinked-${t}`, linkedSince: '2026-01-01' }] },
       ],

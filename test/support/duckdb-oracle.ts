@@ -35,7 +35,8 @@
  *   - estimatedMinutesWatched, estimatedRedMinutesWatched, playlistEstimatedMinutesWatched = ROUND(SUM(minutes));
  *   - averageViewDuration, playlistAverageViewDuration = ROUND(SUM(minutes) * 60 / SUM(views));
  *   - averageViewPercentage = SUM(pct × views) / SUM(views); audienceWatchRatio, relativeRetentionPerformance alike;
- *   - click rates = clicks / impressions; viewsPerPlaylistStart = views / starts; averageTimeInPlaylist = minutes /
+ *   - click rates = clicks / impressions; videoThumbnailImpressionsClickRate = SUM(ctr × impressions) / SUM(impressions)
+ *     (the reach reports); viewsPerPlaylistStart = views / starts; averageTimeInPlaylist = minutes /
  *     starts; cpm = 1000 × gross / adImpressions; playbackBasedCpm = 1000 × gross / monetizedPlaybacks;
  *   - playlistSaves = SUM(added) − SUM(removed) (NULL only when both are NULL);
  *   - money (estimatedRevenue, estimatedAdRevenue, grossRevenue, estimatedRedPartnerRevenue): SUM, converted;
@@ -227,10 +228,12 @@ const CELL: Readonly<Record<string, Parse>> = {
 };
 
 /** Average columns, stored multiplied by the row's views so they can be re-averaged. */
-const WEIGHTED = new Set([
-  'average_view_duration_percentage',
-  'audience_watch_ratio',
-  'relative_retention_performance',
+/** Averages and rates stored times their row's weight column (views; impressions for the thumbnail click rate). */
+const WEIGHTED: ReadonlyMap<string, string> = new Map([
+  ['average_view_duration_percentage', 'views'],
+  ['audience_watch_ratio', 'views'],
+  ['relative_retention_performance', 'views'],
+  ['video_thumbnail_impressions_ctr', 'video_thumbnail_impressions'],
 ]);
 /** Measures in USD, converted by `currency=`. */
 const MONEY = new Set([
@@ -337,6 +340,8 @@ export const ORACLE_METRICS: Readonly<Record<string, MetricDef>> = {
   playbackBasedCpm: ratio('grossRevenue', 'monetizedPlaybacks', 1000),
   audienceWatchRatio: ratio('watchRatioWeighted', 'views'),
   relativeRetentionPerformance: ratio('relativeRetentionWeighted', 'views'),
+  videoThumbnailImpressions: count('thumbnailImpressions'),
+  videoThumbnailImpressionsClickRate: ratio('thumbnailClicks', 'thumbnailImpressions'),
 };
 
 /** The in-playlist metrics: with a group filter they make a request a playlist request. */
@@ -439,16 +444,19 @@ async function loadFamily(con: DuckDBConnection, family: FamilyDef, sources: rea
         if (v === undefined) throw new Error(`oracle: cannot map ${c.column}="${raw}" of ${family.type}`);
         appender.appendVarchar(v);
       }
-      const viewsCell = field('views')?.trim();
-      const views = viewsCell === undefined || viewsCell === '' ? null : Number(viewsCell);
+      const number = (column: string) => {
+        const cell = field(column)?.trim();
+        return cell === undefined || cell === '' ? null : sixPlaces(cell);
+      };
       const sums = new Map<string, number | null>(measures.map((m) => [m, null]));
       for (const [column, measure] of measureColumns) {
-        const cell = field(column)?.trim();
-        if (cell === undefined || cell === '') continue;
-        let v = sixPlaces(cell);
-        if (WEIGHTED.has(column)) {
-          if (views === null) continue;
-          v = Math.round(v * views * 1e6) / 1e6;
+        let v = number(column);
+        if (v === null) continue;
+        const by = WEIGHTED.get(column);
+        if (by !== undefined) {
+          const weight = number(by);
+          if (weight === null) continue;
+          v = Math.round(v * weight * 1e6) / 1e6;
         }
         sums.set(measure, (sums.get(measure) ?? 0) + v);
       }

@@ -22,7 +22,7 @@ export interface LocalApi {
   close(): Promise<void>;
 }
 
-export async function startLocalApi(): Promise<LocalApi> {
+export async function startLocalApi(options: { corsAllowedOrigins?: string } = {}): Promise<LocalApi> {
   const endpoint = process.env.DYNAMODB_ENDPOINT;
   const tableName = process.env.TABLE_NAME;
   if (!endpoint || !tableName) throw new Error('DynamoDB Local is not running: use the integration project');
@@ -33,6 +33,7 @@ export async function startLocalApi(): Promise<LocalApi> {
     issuerKey,
     audience: DEFAULT_AUDIENCE,
     scopeBase: DEFAULT_SCOPE_BASE,
+    ...options,
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;

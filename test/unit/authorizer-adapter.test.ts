@@ -123,7 +123,7 @@ describe('makeAuthorizer: hand-built events', () => {
     const t = await token('bob', ['analytics.edit']);
     const result = await authorize(
       event(
-        '/v1alpha/properties/{propertyId}',
+        '/v1alpha/properties/{propertiesId}',
         '/v1alpha/properties/1000',
         { Authorization: `Bearer ${t}` },
         PROPERTY_ARN,

@@ -21,7 +21,7 @@ import { type RouteDef, routeKey, routes } from '../../functions/routes';
 const ISSUER = 'https://issuer.unit-test.invalid';
 const AUDIENCE = 'analytics-api-unit';
 const KID = 'unit-test-key-1';
-const PROPERTIES_GET = 'GET /v1alpha/properties/{propertyId}';
+const PROPERTIES_GET = 'GET /v1alpha/properties/{propertiesId}';
 const GROUPS_LIST = 'GET /v2/groups';
 const uri = (name: ScopeName) => scopeUri(DEFAULT_SCOPE_BASE, name);
 const READONLY = uri('analytics.readonly');

@@ -27,6 +27,13 @@ const proxyFiles = files.filter((f) => !isAuthorizerEvent(f));
 const authorizerFiles = files.filter(isAuthorizerEvent);
 const read = (rel: string) => readFileSync(path.join(ROOT, rel), 'utf8');
 const parse = (rel: string) => JSON.parse(read(rel)) as Record<string, any>;
+/** Events of public routes (no authorizer: no token, no authorizer context). */
+const isPublic = (rel: string) => {
+  const e = parse(rel);
+  return routesByKey.get(`${e.httpMethod} ${e.resource}`)?.public === true;
+};
+const authorizedFiles = proxyFiles.filter((f) => !isPublic(f));
+const publicFiles = proxyFiles.filter(isPublic);
 
 /** `${TOKEN:sub:scopes}` inside a header value. */
 const TOKEN_PLACEHOLDER = /\$\{TOKEN:([^:}]*):([^}]*)\}/;
@@ -72,14 +79,26 @@ describe('events/: proxy events', () => {
     expect(e.isBase64Encoded).toBe(false);
 
     // The concrete path fits the template, and the path parameters are the ones it carries.
-    const pattern = new RegExp(`^${e.resource.replace(/\{(\w+)\}/g, '(?<$1>[^/]+)')}$`);
+    const template = e.resource.replace(/[$.]/g, '\\$&'); // `/$discovery/rest`: `$` is a path character here
+    const pattern = new RegExp(`^${template.replace(/\{(\w+)\}/g, '(?<$1>[^/]+)')}$`);
     const m = pattern.exec(e.path);
     expect(m, e.path).not.toBeNull();
     const params = m?.groups ? { ...m.groups } : null;
     expect(e.pathParameters).toStrictEqual(params && Object.keys(params).length ? params : null);
   });
 
-  it.each(proxyFiles)('%s has an authorizer context with sub and scope/exp placeholders', (rel) => {
+  it('has events of public routes too', () => {
+    expect(publicFiles.length).toBeGreaterThan(0);
+  });
+
+  it.each(publicFiles)('%s (public route) carries neither a token nor an authorizer context', (rel) => {
+    const e = parse(rel);
+
+    expect(e.requestContext.authorizer).toBeUndefined();
+    expect(Object.keys(e.headers).map((h) => h.toLowerCase())).not.toContain('authorization');
+  });
+
+  it.each(authorizedFiles)('%s has an authorizer context with sub and scope/exp placeholders', (rel) => {
     const e = parse(rel);
     const auth = e.requestContext.authorizer;
 
@@ -90,7 +109,7 @@ describe('events/: proxy events', () => {
     expect(auth.exp).toBe('${EXP}');
   });
 
-  it.each(proxyFiles)('%s: the Bearer token placeholder is for the same sub and scopes as the context', (rel) => {
+  it.each(authorizedFiles)('%s: the Bearer token placeholder is for the same sub and scopes as the context', (rel) => {
     const e = parse(rel);
     const header = e.headers.Authorization as string;
     const m = TOKEN_PLACEHOLDER.exec(header);
@@ -190,7 +209,7 @@ describe('events/: fillTemplate', () => {
     expect(() => JSON.parse(filled)).not.toThrow();
   });
 
-  it.each(proxyFiles)('%s: the minted token carries the sub and scope of the authorizer context', async (rel) => {
+  it.each(authorizedFiles)('%s: the minted token carries the sub and scope of the authorizer context', async (rel) => {
     const e = JSON.parse(await fillTemplate(read(rel), ctx));
     const auth = e.requestContext.authorizer;
     const jwt = String(e.headers.Authorization).replace(/^Bearer /, '');

@@ -649,7 +649,8 @@ describe('report type columns', () => {
       'content_owner_basic_a2',
     ]);
     const all = resolveReports({ ...o, reports: ['all'] });
-    expect(all).toHaveLength(18);
+    expect(all).toHaveLength(20);
+    expect(all).toEqual(expect.arrayContaining(['channel_reach_basic_a1', 'channel_reach_combined_a1']));
     expect(all.every((id) => /^(channel|playlist)_/.test(id))).toBe(true);
     expect(resolveReports({ ...o, reports: ['all'], contentOwner: 'demo-co' })).toHaveLength(REPORT_FAMILIES.length);
     expect(validateOptions({ ...o, reports: ['channel_bogus', 'channel_basic_a7'] })).toEqual([
@@ -1346,12 +1347,14 @@ describe('extensions off', () => {
         dir,
       );
       const hash = createHash('sha256');
-      const files = walk(dir);
+      // The reach reports came later: the pin covers the files that existed before them.
+      const [reach, files] = partition(walk(dir), (f) => f.includes(`${path.sep}channel_reach_`));
       for (const f of files) {
         hash.update(`${path.relative(dir, f)}\n`);
         hash.update(readFileSync(f));
       }
       expect(files).toHaveLength(377);
+      expect(reach).toHaveLength(2 * 8);
       expect(hash.digest('hex'), version).toBe(pinned[version]);
     }
   }, 60_000);
@@ -1902,4 +1905,72 @@ describe('extensions on: a content-owner world, all report types', () => {
     const basic = readFileSync(path.join(out, 'UCdemo-alice', 'channel_basic_a3', '20251101.csv'), 'utf8');
     expect(basic.split('\n')[0]).toContain(',creator_content_type,youtube_product,');
   }, 30_000);
+});
+
+/** The items that pass `test`, and the others. */
+function partition<T>(items: readonly T[], test: (t: T) => boolean): [T[], T[]] {
+  return [items.filter(test), items.filter((t) => !test(t))];
+}
+
+describe('reach reports', () => {
+  const o = options({ videos: 60, days: 10 });
+
+  it('channel_reach_basic_a1: the verified header, one row per video with impressions, a four-decimal click rate', () => {
+    const days = [...generateReportDays(o, 'channel_reach_basic_a1')];
+    expect(days).toHaveLength(10);
+    let rows = 0;
+    for (const day of days) {
+      // Columns in any order (readers match by name), as in real files.
+      expect([...day.header].sort()).toEqual(
+        ['date', 'channel_id', 'video_id', 'video_thumbnail_impressions', 'video_thumbnail_impressions_ctr'].sort(),
+      );
+      const at = (name: string) => day.header.indexOf(name);
+      const videos = day.rows.map((r) => r[at('video_id')]);
+      expect(new Set(videos).size).toBe(videos.length);
+      for (const r of day.rows) {
+        expect(r[at('date')]).toBe(day.date);
+        expect(Number(r[at('video_thumbnail_impressions')])).toBeGreaterThan(0);
+        expect(r[at('video_thumbnail_impressions_ctr')]).toMatch(/^(0|0\.\d{1,4}|1)$/);
+      }
+      rows += day.rows.length;
+    }
+    expect(rows).toBeGreaterThan(100);
+  });
+
+  it('channel_reach_combined_a1 slices a video-day by traffic source, system and device, in at most 12 rows', () => {
+    for (const day of generateReportDays(o, 'channel_reach_combined_a1')) {
+      expect([...day.header].sort()).toEqual(
+        [
+          'date',
+          'channel_id',
+          'video_id',
+          'traffic_source_type',
+          'traffic_source_detail',
+          'operating_system',
+          'device_type',
+          'video_thumbnail_impressions',
+          'video_thumbnail_impressions_ctr',
+        ].sort(),
+      );
+      const perVideo = new Map<string, number>();
+      const video = day.header.indexOf('video_id');
+      for (const r of day.rows) perVideo.set(r[video] as string, (perVideo.get(r[video] as string) ?? 0) + 1);
+      expect(Math.max(0, ...perVideo.values())).toBeLessThanOrEqual(12);
+    }
+  });
+
+  it('the click rates are realistic: a few percent overall', () => {
+    let impressions = 0;
+    let clicks = 0;
+    for (const day of generateReportDays(o, 'channel_reach_basic_a1')) {
+      const shown = day.header.indexOf('video_thumbnail_impressions');
+      const rate = day.header.indexOf('video_thumbnail_impressions_ctr');
+      for (const r of day.rows) {
+        impressions += Number(r[shown]);
+        clicks += Number(r[shown]) * Number(r[rate]);
+      }
+    }
+    expect(clicks / impressions).toBeGreaterThan(0.01);
+    expect(clicks / impressions).toBeLessThan(0.12);
+  });
 });

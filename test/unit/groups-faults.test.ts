@@ -18,9 +18,9 @@ import { newGroupId } from '../../functions/core/groups/group';
 import { dynamoGroupRepository } from '../../functions/core/groups/group-repository';
 import type { GroupDeps } from '../../functions/core/groups/group-service';
 import { hmacPageTokens } from '../../functions/core/groups/page-token';
-import { DEFAULT_SCOPE_BASE, scopeUri } from '../../functions/core/scopes';
 import { makeHandler as makeInsertItemHandler } from '../../functions/youtube-analytics/group-items-insert';
 import { makeHandler as makeUpdateHandler } from '../../functions/youtube-analytics/groups-update';
+import { proxyEvent } from '../support/proxy-event';
 
 const ATTEMPTS = 4;
 const ACTOR = 'channel:UCdemo-alice';
@@ -286,27 +286,8 @@ describe('through the handlers: Google error bodies', () => {
     newId: newGroupId,
   };
 
-  const event = (httpMethod: string, resource: string, body: unknown): APIGatewayProxyEvent => ({
-    resource,
-    path: resource,
-    httpMethod,
-    headers: {},
-    multiValueHeaders: {},
-    queryStringParameters: null,
-    multiValueQueryStringParameters: null,
-    pathParameters: null,
-    stageVariables: null,
-    body: JSON.stringify(body),
-    isBase64Encoded: false,
-    requestContext: {
-      requestId: 'req-faults',
-      authorizer: {
-        sub: 'alice',
-        scope: scopeUri(DEFAULT_SCOPE_BASE, 'video-platform'),
-        exp: String(Math.floor(Date.now() / 1000) + 3600),
-      },
-    } as unknown as APIGatewayProxyEvent['requestContext'],
-  });
+  const event = (httpMethod: string, resource: string, body: unknown): APIGatewayProxyEvent =>
+    proxyEvent({ resource, path: resource, httpMethod, body: JSON.stringify(body) }, undefined, 'req-faults');
 
   const insertEvent = () =>
     event('POST', '/v2/groupItems', { groupId: GROUP, resource: { kind: 'youtube#video', id: 'alice-v0001' } });

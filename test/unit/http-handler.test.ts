@@ -1,43 +1,17 @@
 /**
  * The handler wrapper: principal re-check, query and body parsing, and the single error → response mapping.
  */
-import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
+import type { APIGatewayProxyResult } from 'aws-lambda';
 import { describe, expect, it } from 'vitest';
 import { WWW_AUTHENTICATE } from '../../functions/_shared/error-envelope';
 import { type HandlerOptions, type HttpRequest, httpHandler } from '../../functions/_shared/http-handler';
 import { jsonResult } from '../../functions/_shared/http-result';
 import { DomainError, type ErrorKind } from '../../functions/core/errors';
 import { DEFAULT_SCOPE_BASE, scopeUri } from '../../functions/core/scopes';
+import { proxyEvent } from '../support/proxy-event';
 
 const JSON_TYPE = 'application/json; charset=UTF-8';
 const inAnHour = () => String(Math.floor(Date.now() / 1000) + 3600);
-
-function proxyEvent(
-  overrides: Partial<APIGatewayProxyEvent> = {},
-  authorizer?: Record<string, unknown> | null,
-): APIGatewayProxyEvent {
-  return {
-    resource: '/v2/groups',
-    path: '/v2/groups',
-    httpMethod: 'GET',
-    headers: {},
-    multiValueHeaders: {},
-    queryStringParameters: null,
-    multiValueQueryStringParameters: null,
-    pathParameters: null,
-    stageVariables: null,
-    body: null,
-    isBase64Encoded: false,
-    requestContext: {
-      requestId: 'req-123',
-      authorizer:
-        authorizer === undefined
-          ? { sub: 'alice', scope: scopeUri(DEFAULT_SCOPE_BASE, 'video-platform'), exp: inAnHour() }
-          : authorizer,
-    } as unknown as APIGatewayProxyEvent['requestContext'],
-    ...overrides,
-  };
-}
 
 /** A handler whose run() records the request it got and answers 200 {ok:true}. */
 function recording(options: HandlerOptions = { body: 'none' }) {

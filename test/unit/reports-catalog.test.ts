@@ -16,6 +16,7 @@ import {
   KNOWN_METRICS,
   MONETARY_METRICS,
   PLAYLIST_METRICS,
+  REACH_METRICS,
   REPORTS,
   type ReportDef,
   ruleNames,
@@ -307,10 +308,10 @@ const EXPECTED_IDS = [
 // ---------------------------------------------------------------------------------------------------------------
 
 describe('the catalog data', () => {
-  it('holds every published report once: #1–#30, P1–P11, AD, each also for content owners', () => {
+  it('holds every published report once: #1–#30, P1–P11, AD, each also for content owners; and reach R1, R2', () => {
     const ids = REPORTS.map((r) => r.id);
     expect(new Set(ids).size).toBe(ids.length);
-    expect(ids.sort()).toEqual([...EXPECTED_IDS, ...EXPECTED_IDS.map((id) => `CO-${id}`)].sort());
+    expect(ids.sort()).toEqual([...EXPECTED_IDS, ...EXPECTED_IDS.map((id) => `CO-${id}`), 'R1', 'R2'].sort());
     expect(CHANNEL_REPORTS.map((r) => r.id)).toEqual(EXPECTED_IDS);
     for (const r of REPORTS) expect(r.owner).toBe(r.id.startsWith('CO-') ? 'contentOwner' : 'channel');
     expect(REPORTS.filter((r) => r.kind === 'playlist').map((r) => r.id.replace('CO-', ''))).toEqual([
@@ -780,13 +781,71 @@ describe('matchReport: facts of the contract', () => {
   });
 });
 
+describe('reach reports (this service only)', () => {
+  const reach = (params: Params) => request('channel', { metrics: REACH_METRICS.join(','), ...params });
+
+  it.each([
+    ['R1', {}],
+    ['R1', { dimensions: 'day' }],
+    ['R1', { dimensions: 'month,deviceType,operatingSystem', filters: 'video==a,b' }],
+    ['R1', { dimensions: 'insightTrafficSourceType', filters: 'group==G1;deviceType==MOBILE' }],
+    ['R2', { dimensions: 'video', sort: '-videoThumbnailImpressions', maxResults: '10' }],
+    ['R2', { dimensions: 'video,deviceType', sort: '-videoThumbnailImpressionsClickRate', maxResults: '200' }],
+  ])('%s answers %j', (id, params) => {
+    expect(matchReport(reach(params)).id).toBe(id);
+  });
+
+  it('top videos by impressions need a descending sort and maxResults; other slices are not carried', () => {
+    expectBadRequest(
+      caught(() => matchReport(reach({ dimensions: 'video', maxResults: '10' }))),
+      NOT_SUPPORTED,
+    );
+    expectBadRequest(
+      caught(() => matchReport(reach({ dimensions: 'country' }))),
+      NOT_SUPPORTED,
+    );
+    expectBadRequest(
+      caught(() => matchReport(reach({ dimensions: 'day', filters: 'country==US' }))),
+      NOT_SUPPORTED,
+    );
+    // Reach metrics come with no other metric: they are a different report type.
+    expectBadRequest(
+      caught(() => matchReport(reach({ metrics: 'views,videoThumbnailImpressions' }))),
+      NOT_SUPPORTED,
+    );
+  });
+
+  it('content owners are told reach is for channels only (their reach reports are not loaded)', () => {
+    const err = caught(() =>
+      matchReport(request('contentOwner', { metrics: 'videoThumbnailImpressions', filters: 'uploaderType==self' })),
+    );
+    expectBadRequest(err, NOT_SUPPORTED);
+    expect(err.message).toContain('videoThumbnailImpressions is answered for channels only');
+  });
+
+  it('the click rate is recomputed from summed clicks and impressions, never averaged', () => {
+    const rate = METRICS.videoThumbnailImpressionsClickRate;
+    expect(rate.uses).toEqual(['thumbnailClicks', 'thumbnailImpressions']);
+    const sums: Record<string, number> = { thumbnailClicks: 12, thumbnailImpressions: 400 };
+    expect(rate.compute((m) => sums[m] ?? null)).toBeCloseTo(0.03, 12);
+    expect(rate.dataType).toBe('FLOAT');
+    expect(METRICS.videoThumbnailImpressions.dataType).toBe('INTEGER');
+  });
+
+  it('the docs mark them as answered here, not by Google', () => {
+    const rows = catalogMarkdown(EXAMPLE_IDS).split('\n');
+    expect(rows.find((r) => r.startsWith('| R1 '))).toContain('(this service only)');
+    expect(rows.some((r) => r.includes("Google's Analytics API answers 400 for these metrics"))).toBe(true);
+  });
+});
+
 describe('catalogMarkdown', () => {
   it('has a header and one row per report, with its example', () => {
     const lines = catalogMarkdown(EXAMPLE_IDS).split('\n');
     expect(lines[0]).toMatch(
       /^\| # +\| Report +\| Owner +\| Dimensions +\| Filters +\| Metrics +\| Sort \/ maxResults +\| Example +\|$/,
     );
-    const rows = lines.filter((l) => /^\| (CO-)?[0-9PA]/.test(l));
+    const rows = lines.filter((l) => /^\| (CO-)?[0-9PAR]/.test(l));
     expect(rows).toHaveLength(REPORTS.length);
     for (const [i, r] of REPORTS.entries()) {
       expect(rows[i]).toContain(`| ${r.id} `);

@@ -6,8 +6,17 @@
  * | D1 | Who a token's `sub` is: channels owned, content owners  | Query pk = USER#sub (consistent)            | pk USER#<sub>, sk OWNS#CHANNEL#<id> / MANAGES#CONTENT_OWNER#<id> /     |
  * |    | managed, analytics accounts and properties readable     |                                             |    READS#accounts/<id> / READS#properties/<id>                        |
  * | D2 | A directory entry: channel, video, playlist, asset,     | GetItem; ConditionCheck in group-item       | pk <KIND>#<id> (CHANNEL, VIDEO, PLAYLIST, ASSET, CONTENT_OWNER),       |
- * |    | content owner, with the acting owners that may group it | transactions (`contains(owners, :actor)`)   |    sk DIR; attribute `owners` = string set of acting-owner keys        |
- * | D3 | The videos / playlists of a channel                     | Query gsi1 = CHANNEL#<id>#RESOURCES         | gsi1pk CHANNEL#<id>#RESOURCES, gsi1sk <KIND>#<id>                     |
+ * |    | content owner, with the acting owners that may group it | transactions (`contains(owners, :actor)`)   |    sk DIR; attribute `owners` = string set of acting-owner keys;      |
+ * |    |                                                         |                                             |    resources also `listedBy` (owners whose entry in the directory     |
+ * |    |                                                         |                                             |    file lists it) and `seenBy` / `claimedBy` (owners whose exports    |
+ * |    |                                                         |                                             |    named it / marked it claimed: recorded by ingest)                  |
+ * | D3 | The videos / playlists of a channel (a changed link     | Query gsi1 = CHANNEL#<id>#RESOURCES         | gsi1pk CHANNEL#<id>#RESOURCES, gsi1sk <KIND>#<id>                     |
+ * |    | updates their `owners`)                                 |                                             |                                                                       |
+ * | D5 | The directory as last applied, entity by entity (plan,  | Query pk = DIRECTORY (consistent)           | pk DIRECTORY, sk <USER|CHANNEL|CONTENT_OWNER|ACCOUNT|PROPERTY>#<id>; |
+ * |    | apply, export)                                          |                                             |    attribute `doc` = the entity as the file states it (JSON)         |
+ * | D6 | Who is applying the directory now (one at a time)       | conditional Put / Update / Delete           | pk DIRECTORY#LEASE, sk LEASE: holder, leaseUntil (epoch ms)           |
+ * | D7 | Whether any channel's link changed since ingest read    | GetItem; ConditionCheck in ingest's         | pk DIRECTORY#LINKS, sk REVISION: rev (a counter bumped with every    |
+ * |    | the links (resources recorded with the right owners)    |    resource transactions                    |    change of a channel's link)                                        |
  * | D4 | The channels linked to a content owner (with the day  | BatchGetItem of CHANNELS and MANAGER#<sub>, | pk CONTENT_OWNER#<id>, sk CHANNELS: attr links = {channelId: day};   |
  * |    | each link began) and whether a user manages it, in one  |    in the same request as the report's      |    sk MANAGER#<sub>: D1's grant, also kept on the content owner's     |
  * |    | request with the report's facts (content-owner reports) |    facts (key-reader.ts); without CHANNELS: |    side (attr manager = <sub>); sk LINK#CHANNEL#<channelId>: one     |
@@ -41,6 +50,15 @@
  * |    |                                                         |    of the loaded files' keys (to clear)     |                                                                       |
  * | X1 | Exchange rates of a currency over a range of days, and  | Query pk, sk BETWEEN; Query sk <= first day | pk FX#<currency>, sk D#<yyyy-mm-dd>; attribute `rate` (units per USD) |
  * |    | the latest rate before the range (currency=)            |    (descending, Limit 1)                    |                                                                       |
+ * | S1 | Every connected owner with its sync state (connect      | Query pk = CONNECTIONS (consistent)         | pk CONNECTIONS, sk <channel|contentOwner>:<id>: the credentials'     |
+ * |    | --list, the scheduled dispatcher, readSyncStates)       |                                             |    secret name, checkpoint, last success / error / run, re-consent    |
+ * | S2 | One connected owner: connect, disconnect, its sync run   | GetItem / BatchGetItem; conditional Put and | same; a run holds a lease (`leaseId`, `leaseUntil`) so two syncs of  |
+ * |    | (lease, checkpoint and result written conditionally)    |    Update on the lease                      |    one owner never overlap                                             |
+ * | S3 | The OAuth credentials of a connected owner, on the local | GetItem, Put, Delete                        | pk SECRET#<name>, sk SECRET (deployed stacks keep them in Secrets     |
+ * |    | table only (core/sync/credential-store.ts)              |                                             |    Manager under the same name instead)                               |
+ * | S4 | The report each (report family, owner, day) was loaded  | Query pk, sk BETWEEN the days of the listed | pk SYNCED#<channel|contentOwner>:<id>#<family code>, sk D#<day>:     |
+ * |    | from, and the older ones skipped (restatements: newest  |    reports (consistent); conditional Put    |    reportId, createTime, reportType, skipped (string set)             |
+ * |    | createTime wins)                                         |                                             |                                                                       |
  *
  * Acting-owner keys (`actor`): `channel:<channelId>`, `contentOwner:<id>`, or `user:<sub>` for a caller that owns
  * no channel. Groups live in their owner's partition, so one owner can never address another owner's group: a
@@ -50,6 +68,7 @@
 import type { TableKey } from './table-definition';
 
 export type DirectoryKind = 'CHANNEL' | 'VIDEO' | 'PLAYLIST' | 'ASSET' | 'CONTENT_OWNER';
+export type DirectoryRecordKind = 'USER' | 'CHANNEL' | 'CONTENT_OWNER' | 'ACCOUNT' | 'PROPERTY';
 
 export const keys = {
   userPartition: (sub: string) => `USER#${sub}`,
@@ -80,9 +99,15 @@ export const keys = {
     sk: `MANAGER#${sub}`,
   }),
   channelResourcesGsi: (channelId: string, kind: DirectoryKind, id: string) => ({
-    gsi1pk: `CHANNEL#${channelId}#RESOURCES`,
+    gsi1pk: keys.channelResourcesPartition(channelId),
     gsi1sk: `${kind}#${id}`,
   }),
+  channelResourcesPartition: (channelId: string) => `CHANNEL#${channelId}#RESOURCES`,
+
+  directoryRecordPartition: 'DIRECTORY',
+  directoryRecord: (kind: DirectoryRecordKind, id: string): TableKey => ({ pk: 'DIRECTORY', sk: `${kind}#${id}` }),
+  directoryLease: { pk: 'DIRECTORY#LEASE', sk: 'LEASE' } as TableKey,
+  directoryLinksRevision: { pk: 'DIRECTORY#LINKS', sk: 'REVISION' } as TableKey,
 
   property: (propertyId: string): TableKey => ({ pk: `PROPERTY#${propertyId}`, sk: 'PROPERTY' }),
   account: (accountId: string): TableKey => ({ pk: `ACCOUNT#${accountId}`, sk: 'ACCOUNT' }),
@@ -117,6 +142,15 @@ export const keys = {
   rejectedFile: (file: string): TableKey => ({ pk: 'INGEST#REJECTED', sk: file }),
   fxPartition: (currency: string) => `FX#${currency}`,
   fxRate: (currency: string, day: string): TableKey => ({ pk: `FX#${currency}`, sk: `D#${day}` }),
+  connectionsPartition: 'CONNECTIONS',
+  /** `owner` is an owner key: `channel:<id>` or `contentOwner:<id>` (core/sync/owner.ts). */
+  connection: (owner: string): TableKey => ({ pk: 'CONNECTIONS', sk: owner }),
+  localSecret: (name: string): TableKey => ({ pk: `SECRET#${name}`, sk: 'SECRET' }),
+  syncedPartition: (owner: string, family: string) => `SYNCED#${owner}#${family}`,
+  syncedDay: (owner: string, family: string, day: string): TableKey => ({
+    pk: `SYNCED#${owner}#${family}`,
+    sk: `D#${day}`,
+  }),
   groupItem: (actor: string, groupId: string, kind: DirectoryKind, resourceId: string): TableKey => ({
     pk: `OWNER#${actor}`,
     sk: `ITEM#${groupId}#${kind}#${resourceId}`,

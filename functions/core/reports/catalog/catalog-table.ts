@@ -69,6 +69,9 @@ const comboText = (c: Readonly<Record<string, string>>) =>
 
 const OWNERS = { channel: 'channel', contentOwner: 'content owner' } as const;
 
+/** The report's name, marked when Google's API has no such report. */
+const nameOf = (r: ReportDef) => `${r.name}${r.serviceOnly ? ' _(this service only)_' : ''}`;
+
 /** Pads each column to its widest cell, as the README's other tables are. */
 function markdownTable(head: readonly string[], rows: readonly (readonly string[])[]): string {
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length), 3));
@@ -89,7 +92,7 @@ export const exampleOf = (r: ReportDef, ids: ExampleIds): string =>
 export function catalogSummaryMarkdown(ids: ExampleIds): string {
   return `${markdownTable(
     ['#', 'Report', 'Owner', 'Example (after `ids=…&startDate=…&endDate=…&`)'],
-    REPORTS.map((r) => [r.id, r.name, OWNERS[r.owner], `\`${exampleOf(r, ids)}\``]),
+    REPORTS.map((r) => [r.id, nameOf(r), OWNERS[r.owner], `\`${exampleOf(r, ids)}\``]),
   )}\n`;
 }
 
@@ -97,7 +100,7 @@ export function catalogSummaryMarkdown(ids: ExampleIds): string {
 export function catalogMarkdown(ids: ExampleIds): string {
   const rows = REPORTS.map((r) => [
     r.id,
-    r.name,
+    nameOf(r),
     OWNERS[r.owner],
     ruleText(r.dimensions).join('; ') || 'none',
     filtersText(r),
@@ -111,12 +114,16 @@ export function catalogMarkdown(ids: ExampleIds): string {
   );
   const aliases = Object.entries(METRIC_SETS).map(([name, metrics]) => `- ${name}: ${code(metrics)}`);
   const entity = REPORTS.find((r) => r.entityFilter?.combinations.length)?.entityFilter;
-  const notes = entity
-    ? [
-        `Content-owner queries must filter by an entity (${code(entity.anyOf)}, as the report allows) or by one of ` +
-          `the combinations ${entity.combinations.map((c) => `\`${comboText(c)}\``).join(', ')} ` +
-          '(playlist reports: by an entity only).',
-      ]
-    : [];
+  const serviceOnly = [...new Set(REPORTS.flatMap((r) => (r.serviceOnly ? [r.serviceOnly] : [])))];
+  const notes = [
+    ...serviceOnly.map((why) => `Reports marked _(this service only)_: ${why}.`),
+    ...(entity
+      ? [
+          `Content-owner queries must filter by an entity (${code(entity.anyOf)}, as the report allows) or by one of ` +
+            `the combinations ${entity.combinations.map((c) => `\`${comboText(c)}\``).join(', ')} ` +
+            '(playlist reports: by an entity only).',
+        ]
+      : []),
+  ];
   return `${table}\n\n${[...notes, '', 'Metric sets:', '', ...aliases].join('\n')}\n`;
 }

@@ -77,9 +77,23 @@ export const METRIC_SETS: Readonly<Record<string, readonly string[]>> = {
   P_TOP,
 };
 
-/** Every metric name the public API knows. */
+/**
+ * Reach metrics (thumbnail impressions and their click rate): answered by this service from the channel_reach_* bulk
+ * reports; Google's Analytics API answers 400 for them. Channels only: the content-owner reach reports' columns are
+ * not known (reporting-api.md §6, §10).
+ */
+export const REACH_METRICS: readonly string[] = ['videoThumbnailImpressions', 'videoThumbnailImpressionsClickRate'];
+
+/** Every metric name the public API knows, and the reach metrics this service adds. */
 export const KNOWN_METRICS: readonly string[] = [
-  ...new Set([...M_ALL, ...P_ALL, 'viewerPercentage', 'audienceWatchRatio', 'relativeRetentionPerformance']),
+  ...new Set([
+    ...M_ALL,
+    ...P_ALL,
+    'viewerPercentage',
+    'audienceWatchRatio',
+    'relativeRetentionPerformance',
+    ...REACH_METRICS,
+  ]),
 ];
 
 /** A rule over a set of names (dimensions or filters). Names not mentioned are not allowed. */
@@ -123,6 +137,8 @@ export interface ReportDef {
   readonly maxResults?: { readonly max: number; readonly required: boolean };
   /** An example query (after ids, startDate and endDate) for the README. */
   readonly example: string;
+  /** A report of this service only (not in Google's catalog): why, for the docs. */
+  readonly serviceOnly?: string;
 }
 
 /** The insightTrafficSourceType values that have a detail report (§A.2.2). */
@@ -569,6 +585,39 @@ const PLAYLIST_REPORTS: readonly Entry[] = [
   },
 ];
 
+const REACH_NOTE =
+  "Google's Analytics API answers 400 for these metrics; this service answers them from the `channel_reach_*` bulk reports";
+const REACH_SLICES = ['insightTrafficSourceType', 'deviceType', 'operatingSystem'];
+
+/**
+ * Reach reports R1 and R2 (channels): thumbnail impressions and their click rate by day or month, video and the
+ * slices the reach files carry (traffic source type, device type, operating system), with the usual video, group
+ * and slice filters. Top videos follow Google's top-video rules (#26): sort descending, maxResults ≤ 200.
+ */
+const REACH_REPORTS: readonly Entry[] = [
+  {
+    id: 'R1',
+    name: 'Reach: thumbnail impressions',
+    dimensions: { atMostOne: [TIME], optional: REACH_SLICES },
+    filters: { atMostOne: [VG], optional: REACH_SLICES },
+    metrics: REACH_METRICS,
+    example: 'dimensions=day&metrics=videoThumbnailImpressions,videoThumbnailImpressionsClickRate&sort=day',
+    serviceOnly: REACH_NOTE,
+  },
+  {
+    id: 'R2',
+    name: 'Reach: top videos by thumbnail impressions',
+    dimensions: { required: ['video'], optional: REACH_SLICES },
+    filters: { optional: REACH_SLICES },
+    metrics: REACH_METRICS,
+    sort: { descendingBy: REACH_METRICS },
+    maxResults: { max: 200, required: true },
+    example:
+      'dimensions=video&metrics=videoThumbnailImpressions,videoThumbnailImpressionsClickRate&sort=-videoThumbnailImpressions&maxResults=10',
+    serviceOnly: REACH_NOTE,
+  },
+];
+
 /** Every name a rule mentions (the names it allows). */
 export const ruleNames = (rule: SetRule): Set<string> =>
   new Set([
@@ -595,6 +644,9 @@ export const CHANNEL_REPORTS: readonly ReportDef[] = [
   ...PLAYLIST_REPORTS.map(channelReport('playlist')),
   channelReport('ad')(AD_REPORT),
 ];
+
+/** The reach reports (channels only, see REACH_METRICS). */
+export const REACH_CHANNEL_REPORTS: readonly ReportDef[] = REACH_REPORTS.map(channelReport('video'));
 
 // Content owners (§A.3.4): the channel families with a `channel` dimension and filter and, outside playlist
 // reports, claimedStatus / uploaderType dimensions and filters; every query must say whose data it covers.
@@ -660,7 +712,11 @@ function forContentOwner(def: ReportDef): ReportDef {
 }
 
 /** The whole catalog: channel reports, then their content-owner counterparts (matching tries them in this order). */
-export const REPORTS: readonly ReportDef[] = [...CHANNEL_REPORTS, ...CHANNEL_REPORTS.map(forContentOwner)];
+export const REPORTS: readonly ReportDef[] = [
+  ...CHANNEL_REPORTS,
+  ...REACH_CHANNEL_REPORTS,
+  ...CHANNEL_REPORTS.map(forContentOwner),
+];
 
 /** Why `names` breaks `rule`, or undefined when it follows it. */
 export function ruleViolation(rule: SetRule, names: ReadonlySet<string>, what: string): string | undefined {

@@ -249,6 +249,15 @@ const REVENUE: Readonly<Record<string, Measure>> = {
 };
 
 /**
+ * Reach reports (reporting-api.md §6): impressions, and the click-through rate stored as clicks (impressions × rate,
+ * per row; report-file.ts) so rates over any set of rows are recomputed, never averaged.
+ */
+const REACH: Readonly<Record<string, Measure>> = {
+  video_thumbnail_impressions: 'thumbnailImpressions',
+  video_thumbnail_impressions_ctr: 'thumbnailClicks',
+};
+
+/**
  * The column prefixes of reporting-api.md: BASE (channel), PBASE (playlist), CBASE (content owner), ABASE (asset).
  * Video reports also accept the extension columns creator_content_type and youtube_product (reports #3–#30 group
  * or filter by them; the bulk exports do not carry them).
@@ -312,6 +321,11 @@ export const FAMILIES: readonly FamilyDef[] = [
   fam('CA', 'channel_annotations', 'channel', 'stored', ['a1', 'a2'], [...BASE, ...SLICES.annotations], ANNOTATIONS),
   fam('CC', 'channel_cards', 'channel', 'stored', ['a1', 'a2'], [...BASE, ...SLICES.cards], CARDS),
   fam('CE', 'channel_end_screens', 'channel', 'stored', ['a1', 'a2'], [...BASE, ...SLICES.end_screens], { end_screen_element_impressions: 'endScreenImpressions', end_screen_element_clicks: 'endScreenClicks' }),
+  // Reach: channel_reach_basic_a1's header is verified against a real file; channel_reach_combined_a1's columns come
+  // from third-party registries (not verified against a real header). The content-owner reach reports' columns are
+  // not known, so they are not read.
+  fam('RB', 'channel_reach_basic', 'channel', 'video', ['a1'], [C.video], REACH),
+  fam('RC', 'channel_reach_combined', 'channel', 'video', ['a1'], [C.video, C.trafficType, C.trafficDetail, C.os, C.device], REACH),
   fam('PB', 'playlist_basic', 'channel', 'playlist', ['a1', 'a2'], PBASE, PSET, { a2: ENGAGED }),
   fam('PP', 'playlist_province', 'channel', 'playlist', ['a1', 'a2'], [...PBASE, ...SLICES.province], PSET, { a2: ENGAGED }),
   fam('PL', 'playlist_playback_location', 'channel', 'playlist', ['a1', 'a2'], [...PBASE, ...SLICES.playback_location], PSET, { a2: ENGAGED }),

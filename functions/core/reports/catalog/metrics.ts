@@ -47,6 +47,9 @@ export const MEASURES = [
   /** audience_watch_ratio × views and relative_retention_performance × views (retention extension). */
   'watchRatioWeighted',
   'relativeRetentionWeighted',
+  /** video_thumbnail_impressions, and impressions × video_thumbnail_impressions_ctr (clicks) per row (reach reports). */
+  'thumbnailImpressions',
+  'thumbnailClicks',
 ] as const;
 
 export type Measure = (typeof MEASURES)[number];
@@ -186,6 +189,10 @@ export const METRICS = {
   audienceWatchRatio: ratio('watchRatioWeighted', 'views'),
   relativeRetentionPerformance: ratio('relativeRetentionWeighted', 'views'),
   playbackBasedCpm: ratio('grossRevenue', 'monetizedPlaybacks', 'FLOAT', 1000),
+  // Reach (channel_reach_* bulk reports): answered here, not by Google's Analytics API. The click rate is a fraction
+  // recomputed from the summed clicks and impressions, never an average of the files' rates.
+  videoThumbnailImpressions: sum('thumbnailImpressions'),
+  videoThumbnailImpressionsClickRate: ratio('thumbnailClicks', 'thumbnailImpressions'),
 } as const satisfies Record<string, MetricDef>;
 
 export type MetricName = keyof typeof METRICS;

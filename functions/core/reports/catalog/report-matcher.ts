@@ -6,7 +6,7 @@
  */
 
 import { invalidValue, notSupported, type ReportRequest } from '../query/report-request';
-import { PLAYLIST_METRICS, REPORTS, type ReportDef, ruleNames, ruleViolation } from './catalog';
+import { PLAYLIST_METRICS, REACH_METRICS, REPORTS, type ReportDef, ruleNames, ruleViolation } from './catalog';
 
 /**
  * A playlist report: the `playlist` dimension or filter, or a `group` filter with playlist metrics (§A.3.2). A
@@ -161,6 +161,12 @@ export function matchReport(req: ReportRequest, catalog: readonly ReportDef[] = 
     if (!nearest || miss.check > nearest.check) nearest = { report, ...miss };
   }
   const owner = OWNER_WORDS[req.ids.type];
+  const reach = req.ids.type === 'contentOwner' ? req.metrics.find((m) => REACH_METRICS.includes(m)) : undefined;
+  if (reach) {
+    throw notSupported(
+      `${reach} is answered for channels only: the columns of the content-owner reach reports are not known, so they are not loaded`,
+    );
+  }
   const playlist = isPlaylistRequest(req);
   const playlistMetric = req.metrics.find((m) => PLAYLIST_METRICS.has(m));
   const detail =

@@ -82,11 +82,15 @@ export function unitsOfText(raw: string): number | undefined {
   return Math.round(v * UNIT);
 }
 
-/** Averages stored weighted by the row's views, so they can be re-averaged over any set of rows. */
-const WEIGHTED_COLUMNS = new Set([
-  'average_view_duration_percentage',
-  'audience_watch_ratio',
-  'relative_retention_performance',
+/**
+ * Averages and rates stored weighted by another column of the row (views; impressions for the thumbnail click rate,
+ * which becomes clicks), so they can be re-averaged over any set of rows.
+ */
+const WEIGHTED_COLUMNS: ReadonlyMap<string, string> = new Map([
+  ['average_view_duration_percentage', 'views'],
+  ['audience_watch_ratio', 'views'],
+  ['relative_retention_performance', 'views'],
+  ['video_thumbnail_impressions_ctr', 'video_thumbnail_impressions'],
 ]);
 
 /** Memoizes a cell parser over the distinct raw values of a column (most columns have a few dozen). */
@@ -158,9 +162,17 @@ export function reportFileReader(file: string, options: ReadOptions, sink: FactS
       .map(([column, measure]) => ({ column, index: col(column), at: only.indexOf(MEASURE_INDEX[measure]) }))
       .filter((m) => m.index >= 0);
     const measures = measureColumns.filter((m) => !WEIGHTED_COLUMNS.has(m.column));
-    const weighted = measureColumns.filter((m) => WEIGHTED_COLUMNS.has(m.column));
-    const iViews = col('views');
-    const viewsAt = only.indexOf(MEASURE_INDEX.views);
+    // Each weighted column with the place of its weight column's measure (when the file has that column).
+    const weighted = measureColumns
+      .filter((m) => WEIGHTED_COLUMNS.has(m.column))
+      .map((m) => {
+        const by = WEIGHTED_COLUMNS.get(m.column) as string;
+        const measure = family.measures[by];
+        return {
+          ...m,
+          weight: measure !== undefined && col(by) >= 0 ? only.indexOf(MEASURE_INDEX[measure]) : undefined,
+        };
+      });
     let checkedDate = '';
     const key = new Array<string>(grain.length);
 
@@ -213,12 +225,12 @@ export function reportFileReader(file: string, options: ReadOptions, sink: FactS
       }
       for (const m of weighted) {
         const raw = (fields[m.index] as string).trim();
-        if (raw === '' || iViews < 0) continue;
+        if (raw === '' || m.weight === undefined) continue;
         const u = unitsOfText(raw);
         if (u === undefined) fail(m.column, `"${raw}" is not a non-negative number`);
-        const views = units[viewsAt] as number;
-        // (percentage × views) in micro-units: percentage units × whole views (views are counts).
-        units[m.at] = Number.isNaN(views) ? Number.NaN : Math.round(((u as number) * views) / UNIT);
+        const weight = units[m.weight] as number;
+        // (rate × weight) in micro-units: rate units × the whole weight (views and impressions are counts).
+        units[m.at] = Number.isNaN(weight) ? Number.NaN : Math.round((u as number) * (weight / UNIT));
       }
       sink.add(owner ?? channel, key, units, line);
       rows++;

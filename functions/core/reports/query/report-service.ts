@@ -26,6 +26,11 @@ export interface ReportDeps {
   readonly rates: RateRepository;
 }
 
+/** What an answer read, and which report families (types) answered it: the handler publishes both. */
+export interface ReportStats extends ReadStats {
+  families?: readonly string[];
+}
+
 export interface ReportCaller {
   readonly sub: string;
   readonly scopes: ReadonlySet<ScopeName>;
@@ -93,7 +98,7 @@ export async function queryReport(
   deps: ReportDeps,
   caller: ReportCaller,
   req: ReportRequest,
-  stats: ReadStats,
+  stats: ReportStats,
 ): Promise<ResultTable> {
   const unsupported = req.metrics.find((m) => !isSupportedMetric(m));
   if (unsupported) throw notSupported(`metric ${unsupported} is not available in this release`);
@@ -105,6 +110,7 @@ export async function queryReport(
     throw permissionDenied('forbidden', `The metric ${monetary} needs the video-analytics-monetary.readonly scope.`);
   }
   const sources = sourcesFor(report, req, metrics);
+  stats.families = sources.map((s) => s.family.type);
   const filters = filtersOf(req);
   const currency = currencyOf(deps, req, metrics);
   currency.catch(() => undefined); // awaited below; an earlier 403 must not leave it unhandled
