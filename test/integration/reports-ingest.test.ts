@@ -32,6 +32,7 @@ import { dynamoFactRepository, newReadStats } from '../../functions/core/reports
 import { dynamoFactWriter } from '../../functions/core/reports/storage/fact-writer';
 import { dynamoRateRepository } from '../../functions/core/reports/storage/rate-repository';
 import { Dicts, UnitCubeBuilder } from '../../functions/core/reports/storage/units';
+import { createIngestHandler, type ObjectReader } from '../../functions/ingest/s3-ingest';
 import { type DayExport, type GeneratorOptions, generateDays } from '../../infra/generator/export-generator';
 import { useOwnTable } from '../support/own-table';
 
@@ -485,6 +486,134 @@ describe('restatement: a corrected file replaces its day', () => {
     expect(afterDays.size).toBe(beforeDays.size - 2);
     const manifest = await writer.readManifest('CB', channel, '2026-04');
     expect(manifest?.days[isoDay(april.date)]?.rows).toBe(0);
+  });
+});
+
+describe('per-file loads in any order, restated any number of times, equal the batch exactly', () => {
+  /** A seeded generator (tests must reproduce their sequences). */
+  const random = (seed: number) => {
+    let state = seed;
+    return () => {
+      state = (state * 1103515245 + 12345) % 2147483648;
+      return state / 2147483648;
+    };
+  };
+
+  /** Version k of a day: 0 the original; 1–3 corrections of different measures; 4 a correction dropping rows; 5 header-only. */
+  function version(day: DayExport, k: number): DayExport {
+    if (k === 0) return day;
+    if (k === 5) return { ...day, rows: [] };
+    if (k === 4) return mapColumn({ ...day, rows: day.rows.filter((_, n) => n % 3 !== 0) }, 'views', (v) => v + 1);
+    const column = ['views', 'watch_time_minutes', 'average_view_duration_percentage'][k - 1] as string;
+    return mapColumn(day, column, (v, n) => (column === 'views' ? v + k + (n % 5) : v * (1 + k / 7) + n / 9));
+  }
+
+  const cubes = (items: string[]) => items.filter((i) => !i.includes('MANIFEST'));
+
+  for (const seed of [13, 2026]) {
+    it(`random restatement sequence (seed ${seed}): one file per load ≡ one batch of each day's last version`, async () => {
+      const next = random(seed);
+      const sequenced = await freshChannel();
+      const batch = await freshChannel();
+      const days = exportsFor(sequenced.channel);
+      const last = new Map<number, number>();
+      for (let step = 0; step < 40; step++) {
+        const d = Math.floor(next() * days.length);
+        // Mostly a day's first load or a correction; sometimes the original again, or an empty restatement.
+        const k = last.has(d) ? Math.floor(next() * 6) : next() < 0.8 ? 0 : Math.floor(next() * 6);
+        await ingestOk([fileOf(sequenced.channel, version(days[d] as DayExport, k))]);
+        last.set(d, k);
+      }
+      expect(new Set(last.values()).size).toBeGreaterThan(2); // the sequence restated with several versions
+      const finals = [...last].map(([d, k]) => version(withChannel(days[d] as DayExport, batch.channel), k));
+      await ingestOk(finals.map((day) => fileOf(batch.channel, day)));
+      expect(await answers(sequenced.channel, sequenced.sub)).toEqual(await answers(batch.channel, batch.sub));
+      expect(cubes(await storedItems(sequenced.channel))).toEqual(cubes(await storedItems(batch.channel)));
+    });
+  }
+
+  it('concurrent single-file events through the cloud handler (originals and newer restatements, any order) ≡ the batch', async () => {
+    const concurrent = await freshChannel();
+    const batch = await freshChannel();
+    const days = exportsFor(concurrent.channel);
+    const restated = new Set(days.filter((_, i) => i % 6 === 2).map((d) => d.date));
+    // The bucket: each original, and for some days a correction with a newer createTime (Google's restatement).
+    const objects = new Map<string, { bytes: Buffer; createTime: string }>();
+    for (const day of days) {
+      const text = csvText(day);
+      objects.set(fileName(concurrent.channel, day.date), {
+        bytes: Buffer.from(text),
+        createTime: '2026-06-01T10:00:00.000000Z',
+      });
+      if (restated.has(day.date)) {
+        objects.set(fileName(concurrent.channel, `${day.date}.r2`), {
+          bytes: Buffer.from(csvText(version(day, 2))),
+          createTime: '2026-06-03T10:00:00.123456Z',
+        });
+      }
+    }
+    const reader: ObjectReader = {
+      async describe(_bucket, key) {
+        const o = objects.get(key) as { bytes: Buffer; createTime: string };
+        return { size: o.bytes.length, metadata: { 'create-time': o.createTime, 'report-id': `r-${key}` } };
+      },
+      async open(_bucket, key) {
+        return bytesFile(key, (objects.get(key) as { bytes: Buffer }).bytes).open();
+      },
+    };
+    const handler = createIngestHandler({ stores, rates: deps.rates, objects: reader, leaseWaitMs: 120_000 });
+    const event = (key: string) => ({
+      Records: [
+        {
+          messageId: key,
+          receiptHandle: key,
+          body: JSON.stringify({
+            Records: [
+              {
+                eventSource: 'aws:s3',
+                eventName: 'ObjectCreated:Put',
+                eventTime: new Date().toISOString(),
+                s3: {
+                  bucket: { name: 'b', arn: 'arn:aws:s3:::b' },
+                  object: { key: encodeURIComponent(key).replaceAll('%2F', '/'), size: 1 },
+                },
+              },
+            ],
+          }),
+          attributes: {} as never,
+          messageAttributes: {},
+          md5OfBody: '',
+          eventSource: 'aws:sqs',
+          eventSourceARN: 'arn:aws:sqs:local:000000000000:ingest',
+          awsRegion: 'local',
+        },
+      ],
+    });
+    // Shuffled (seeded): a restatement often lands before the original it replaces, months interleave.
+    const shuffle = random(7);
+    const keys = [...objects.keys()]
+      .map((key) => ({ key, at: shuffle() }))
+      .sort((a, b) => a.at - b.at)
+      .map((k) => k.key);
+    const queue = [...keys];
+    let retried = 0;
+    await Promise.all(
+      Array.from({ length: 8 }, async () => {
+        for (let key = queue.shift(); key !== undefined; key = queue.shift()) {
+          // SQS hands a failed message out again; a test retries at once.
+          for (;;) {
+            const reply = (await handler(event(key))) as { batchItemFailures: unknown[] };
+            if (reply.batchItemFailures.length === 0) break;
+            retried++;
+          }
+        }
+      }),
+    );
+    expect(retried).toBeLessThan(keys.length * 3);
+    const finals = days.map((d) => withChannel(restated.has(d.date) ? version(d, 2) : d, batch.channel));
+    await ingestOk(finals.map((day) => fileOf(batch.channel, day)));
+    expect(await answers(concurrent.channel, concurrent.sub)).toEqual(await answers(batch.channel, batch.sub));
+    expect(cubes(await storedItems(concurrent.channel))).toEqual(cubes(await storedItems(batch.channel)));
   });
 });
 
