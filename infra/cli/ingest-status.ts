@@ -6,17 +6,20 @@
  * A thin adapter over functions/core/reports/ingest/ingest-status.ts. Exit code 2 on a usage error, 1 on a failure.
  */
 import { parseArgs } from 'node:util';
+import type { TableContext } from '../../functions/core/directory/directory-repository';
 import {
   dayRuns,
   type IngestStatus,
   readIngestStatus,
   StatusRangeError,
+  type SyncState,
   type SyncStateReader,
   statusRange,
   syncText,
 } from '../../functions/core/reports/ingest/ingest-status';
 import type { RejectedFile } from '../../functions/core/reports/storage/ingest-status-repository';
 import { dynamoIngestStatusRepository } from '../../functions/core/reports/storage/ingest-status-repository';
+import { readSyncStates } from '../../functions/core/sync/sync-state';
 import { openTargetTable, TARGET_OPTIONS, TARGET_USAGE, UsageError } from './target-table';
 
 const USAGE = `usage: npm run ingest-status -- [--owner ID] [--from YYYY-MM-DD --to YYYY-MM-DD] ${TARGET_USAGE}`;
@@ -27,11 +30,29 @@ function usage(message?: string): never {
   process.exit(2);
 }
 
-/**
- * The owners' sync state. The connected-channel sync (issue 12) keeps it; until it is wired here the sync column
- * says "-" (no reader), never a made-up state.
- */
-const syncReader: SyncStateReader | undefined = undefined;
+/** The connected owners' sync state (functions/core/sync), read once: one Query of the connections. */
+function syncReaderOf(ctx: TableContext): SyncStateReader {
+  let states: Promise<Map<string, SyncState>> | undefined;
+  return {
+    async read(owner) {
+      states ??= readSyncStates(ctx).then(
+        (all) =>
+          new Map(
+            all.map((s) => [
+              s.owner.id,
+              {
+                ...(s.lastSuccess ? { lastSuccess: s.lastSuccess } : {}),
+                ...(s.checkpoint ? { checkpoint: s.checkpoint } : {}),
+                ...(s.lastError ? { lastError: s.lastError.message } : {}),
+                needsReconsent: s.needsReconsent,
+              },
+            ]),
+          ),
+      );
+      return (await states).get(owner);
+    },
+  };
+}
 
 const { values, positionals } = (() => {
   try {
@@ -99,7 +120,7 @@ try {
   const status = await readIngestStatus(dynamoIngestStatusRepository(table), {
     ...(values.owner ? { owner: values.owner } : {}),
     ...(range ? { range } : {}),
-    ...(syncReader ? { sync: syncReader } : {}),
+    sync: syncReaderOf(table),
   });
   console.log(
     `Ingest status of ${table.description}${values.owner ? `, owner ${values.owner}` : ''}${range ? `, ${range.from}..${range.to}` : ''}\n`,

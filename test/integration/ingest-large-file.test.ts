@@ -67,7 +67,10 @@ describe('a large daily file', () => {
     const db = createDocumentClient(endpoint);
     try {
       const table = { db, tableName };
-      await loadDirectory(table, { users: [{ sub: 'big-owner', channels: [channel] }], channels: [{ id: channel, title: 'Big day' }] });
+      await loadDirectory(table, {
+        users: [{ sub: 'big-owner', channels: [channel] }],
+        channels: [{ id: channel, title: 'Big day' }],
+      });
       const deps = {
         directory: dynamoDirectoryRepository(table),
         groups: dynamoGroupRepository(table),

@@ -924,11 +924,13 @@ describe('large days', () => {
 
 // ---------------------------------------------------------------------------------------------------------------
 
-function runImport(dir: string): Promise<{ code: number; stdout: string; stderr: string }> {
+const runImport = (dir: string, ...args: string[]) => runCli('infra/cli/import.ts', dir, ...args);
+
+function runCli(script: string, ...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
     execFile(
       'npx',
-      ['tsx', 'infra/cli/import.ts', dir],
+      ['tsx', script, ...args],
       {
         cwd: ROOT,
         timeout: 90_000,
@@ -1004,5 +1006,87 @@ describe('the import CLI', () => {
       dimensions: 'day',
     });
     expect([...byDay.entries()]).toEqual([[isoDay(good.date), [columnSum([good], 'views')]]]);
+  }, 120_000);
+});
+
+describe('the import CLI as the cloud (--as-lambda) and ingest-status', () => {
+  it('--as-lambda --concurrency 3: each file an event through the cloud handler; ingest-status shows days, gaps and the rejection', async () => {
+    const { channel, sub } = await freshChannel();
+    const days = exportsFor(channel, { days: 10 }).filter((d) => d.rows.length > 2);
+    // Leave out two days (ingest-status must name them missing) and break a third (rejected, with its reason).
+    const [first, , , bad, ...rest] = days as [DayExport, DayExport, DayExport, DayExport, ...DayExport[]];
+    const loaded = [first, ...rest];
+    const views = bad.header.indexOf('views');
+    const broken = {
+      ...bad,
+      rows: bad.rows.map((r, n) => (n === 0 ? r.map((c, j) => (j === views ? 'lots' : c)) : r)),
+    };
+    const root = await writeDays(channel, [...loaded, broken], 2);
+    const run = await runImport(root, '--as-lambda', '--concurrency', '3');
+    expect(run.code, run.stdout + run.stderr).toBe(1);
+    expect(run.stdout).toMatch(/^As Lambda: \d+ events, concurrency 3, \d+ retried, p50 \d+ ms an event$/m);
+    const rows = loaded.reduce((n, d) => n + d.rows.length, 0);
+    expect(SUMMARY.exec(run.stdout)?.slice(1, 5)).toEqual([
+      String(loaded.length),
+      String(loaded.length + 1),
+      String(rows),
+      String(loaded.length),
+    ]);
+    const total = await report(channel, sub, { startDate: '2026-03-20', endDate: '2026-03-31', metrics: 'views' });
+    expect(total.rows).toEqual([[columnSum(loaded, 'views')]]);
+
+    const status = await runCli(
+      'infra/cli/ingest-status.ts',
+      '--owner',
+      channel,
+      '--from',
+      '2026-03-20',
+      '--to',
+      '2026-03-31',
+    );
+    expect(status.code, status.stdout + status.stderr).toBe(0);
+    const line = status.stdout.split('\n').find((l) => l.startsWith(channel));
+    expect(line, status.stdout).toBeDefined();
+    const cells = (line as string).split(/\s{2,}/);
+    const have = new Set(loaded.map((d) => isoDay(d.date)));
+    const missing = [...Array(12).keys()]
+      .map((i) => `2026-03-${String(20 + i).padStart(2, '0')}`)
+      .filter((d) => !have.has(d));
+    expect(cells.slice(0, 6)).toEqual([
+      channel,
+      'channel_basic',
+      String(loaded.length),
+      isoDay((loaded[loaded.length - 1] as DayExport).date),
+      expect.stringMatching(new RegExp(`^${missing.length}: `)),
+      '1',
+    ]);
+    expect(cells[4]).toContain(isoDay(bad.date));
+    expect(cells[7]).toBe('not connected');
+    expect(status.stdout).toContain(`${bad.date}.csv`);
+    expect(status.stdout).toMatch(/line 2, column views\): "lots" is not a number/);
+    expect(status.stdout).toMatch(
+      /^1 owners, 1 report types: \d+ days loaded, \d+ missing, 1 rejected files, 0 loads pending$/m,
+    );
+
+    // The file corrected and loaded again: its rejection is cleared.
+    const badFile = path.join(root, channel, 'channel_basic_a3', `${bad.date}.csv`);
+    await writeFile(badFile, csvText(bad));
+    expect((await runImport(badFile, '--as-lambda')).code).toBe(0);
+    const after = await runCli('infra/cli/ingest-status.ts', '--owner', channel);
+    expect(after.code).toBe(0);
+    expect(after.stdout).not.toContain('Rejected files');
+  }, 240_000);
+
+  it('ingest-status refuses bad arguments with exit code 2', async () => {
+    for (const args of [
+      ['--from', '2026-03-01'],
+      ['--from', '2026-02-30', '--to', '2026-03-01'],
+      ['--region', 'eu-west-1'],
+      ['extra'],
+    ]) {
+      const run = await runCli('infra/cli/ingest-status.ts', ...args);
+      expect(run.code, args.join(' ')).toBe(2);
+      expect(run.stderr).toContain('usage: npm run ingest-status');
+    }
   }, 120_000);
 });

@@ -11,7 +11,8 @@ export class CsvError extends Error {
     readonly file: string,
     readonly line: number,
     readonly column: string | undefined,
-    detail: string,
+    /** What is wrong, without the file, line and column (ingest-status prints those beside it). */
+    readonly detail: string,
   ) {
     super(`${file}: line ${line}${column ? `, column ${column}` : ''}: ${detail}`);
     this.name = 'CsvError';

@@ -82,7 +82,8 @@ export interface IngestSummary {
   rows: number;
   /** Distinct (owner, day) pairs written. */
   days: number;
-  rejected: { file: string; message: string; line?: number; column?: string }[];
+  /** `message` names file, line and column; `reason` is what is wrong (absent when the file could not be read). */
+  rejected: { file: string; message: string; reason?: string; line?: number; column?: string }[];
   /** Files not loaded because the day was already loaded from a newer report (createTime). */
   skipped: { file: string; reason: string }[];
   /** Files not loaded for a reason a retry may overcome (the month busy past the wait, a lost lease, throttling). */
@@ -279,6 +280,7 @@ export async function ingestFiles(
     summary.rejected.push({
       file: file.name,
       message: err.message,
+      reason: err.detail,
       line: err.line,
       ...(err.column ? { column: err.column } : {}),
     });
@@ -443,7 +445,7 @@ export async function ingestFiles(
       await stores.status.recordRejected(
         {
           file: r.file,
-          reason: r.message,
+          reason: r.reason ?? r.message,
           ...(r.line !== undefined ? { line: r.line } : {}),
           ...(r.column ? { column: r.column } : {}),
           ...((hints.owner ?? channelHint(r.file)) ? { owner: (hints.owner ?? channelHint(r.file)) as string } : {}),
