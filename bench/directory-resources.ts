@@ -8,15 +8,15 @@
  * bill, computed from the calls (Local's capacity numbers are wrong): an eventually consistent read of an item under
  * 4 KB is 0.5 RRU, a strongly consistent one 1 RRU, a transactional write 2 WRU, a transaction's ConditionCheck 2 RRU.
  */
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { keys } from '../functions/core/db/keys';
 import { dynamoResourceSink, type ResourceSinkStats } from '../functions/core/directory/resource-sink';
+import { localFile } from '../functions/core/reports/ingest/ingest-file';
 import type { SeenResources } from '../functions/core/reports/ingest/ingest-service';
-import { ingestFiles } from '../functions/core/reports/ingest/ingest-service';
-import { dynamoFactRepository } from '../functions/core/reports/storage/fact-repository';
+import { dynamoIngestStores, ingestFiles } from '../functions/core/reports/ingest/ingest-service';
 import { writeAllExports } from '../infra/generator/export-world';
 import type { BenchEnvironment } from './run';
 
@@ -57,13 +57,13 @@ export async function benchDirectoryResources(
       let seen: readonly SeenResources[] = [];
       const files = readdirSync(dir, { recursive: true, encoding: 'utf8' })
         .filter((f) => f.endsWith('.csv'))
-        .map((f) => ({ name: path.join(dir, f), read: async () => readFileSync(path.join(dir, f)) }));
+        .map((f) => localFile(path.join(dir, f)));
       const capture = {
         record: async (named: readonly SeenResources[]) => {
           seen = named;
         },
       };
-      await ingestFiles(dynamoFactRepository(env.table), files, { resources: capture });
+      await ingestFiles(dynamoIngestStores(env.table), files, { resources: capture });
       const record = async (scenario: string) => {
         let stats: ResourceSinkStats | undefined;
         const started = performance.now();

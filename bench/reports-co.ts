@@ -6,14 +6,14 @@
  * its item bound.
  */
 import { spawn } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { loadDirectory } from '../functions/core/directory/directory-loader';
 import type { TableContext } from '../functions/core/directory/directory-repository';
-import { type IngestFile, type IngestSummary, ingestFiles } from '../functions/core/reports/ingest/ingest-service';
-import { dynamoFactRepository } from '../functions/core/reports/storage/fact-repository';
+import { localFile } from '../functions/core/reports/ingest/ingest-file';
+import { dynamoIngestStores, type IngestSummary, ingestFiles } from '../functions/core/reports/ingest/ingest-service';
 import { dynamoRateRepository } from '../functions/core/reports/storage/rate-repository';
 import { CONTENT_OWNER, contentOwnerChannels } from './reports-co-options';
 import { type BenchQuery, between, channelLevelBound, type DateRange, topVideosBound } from './reports-shared';
@@ -104,9 +104,9 @@ export async function prepareContentOwner(
     properties: [],
   });
 
-  const files: IngestFile[] = listFiles(dir).map((f) => ({ name: f, read: async () => readFileSync(f) }));
+  const files = listFiles(dir).map((f) => localFile(f));
   log(`ingesting the content owner: ${files.length} files`);
-  const ingest = await ingestFiles(dynamoFactRepository(table), files, { rates: dynamoRateRepository(table) });
+  const ingest = await ingestFiles(dynamoIngestStores(table), files, { rates: dynamoRateRepository(table) });
   if (ingest.rejected.length > 0) {
     throw new Error(`content-owner ingest rejected ${ingest.rejected.length} files: ${ingest.rejected[0]?.message}`);
   }

@@ -10,7 +10,7 @@
  * BENCH_REPORT_WARMUP (20 unmeasured runs before them, on both sides), and
  * reports-co-options.ts's BENCH_CO_CHANNELS, BENCH_CO_VIDEOS, BENCH_CO_DAYS.
  */
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
@@ -19,8 +19,8 @@ import type { TableContext } from '../functions/core/directory/directory-reposit
 import { newEtag } from '../functions/core/groups/group';
 import { dynamoGroupRepository } from '../functions/core/groups/group-repository';
 import { countriesIn } from '../functions/core/reports/catalog/geo';
-import { type IngestFile, ingestFiles } from '../functions/core/reports/ingest/ingest-service';
-import { dynamoFactRepository } from '../functions/core/reports/storage/fact-repository';
+import { localFile } from '../functions/core/reports/ingest/ingest-file';
+import { dynamoIngestStores, ingestFiles } from '../functions/core/reports/ingest/ingest-service';
 import { writeExports } from '../infra/generator/export-generator';
 import {
   CONTENT_OWNER_SCOPES,
@@ -241,8 +241,10 @@ export async function benchReports(
     );
 
     log(`ingesting ${generated.files} files, ${generated.rows} rows`);
-    const files: IngestFile[] = listFiles(dir).map((f) => ({ name: f, read: async () => readFileSync(f) }));
-    const summary = await ingestFiles(dynamoFactRepository(env.table), files);
+    const summary = await ingestFiles(
+      dynamoIngestStores(env.table),
+      listFiles(dir).map((f) => localFile(f)),
+    );
     const ingestSeconds = summary.seconds;
 
     // The content owner's ingest, right after the channel's and timed on its own.

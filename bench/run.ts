@@ -18,6 +18,7 @@ import { ensureTable, startDynamoLocal } from '../infra/local/dynamo-local';
 import { createIssuerKey, DEFAULT_AUDIENCE, mintToken } from '../infra/local/local-issuer';
 import { benchDirectoryResources } from './directory-resources';
 import { benchGroups, formatBenchTable } from './groups';
+import { benchIngest } from './ingest';
 import { benchReports } from './reports';
 
 export interface BenchEnvironment {
@@ -43,7 +44,7 @@ type Bench =
     }
   | { readonly name: string; readonly standalone: true; run(o: BenchOptions): Promise<BenchResult> };
 
-/** Add further benchmarks here. BENCH_ONLY=groups|reports|directory|cold runs one. */
+/** Add further benchmarks here. BENCH_ONLY=groups|reports|ingest|directory|cold runs one. */
 const ALL_BENCHES: readonly Bench[] = [
   {
     name: 'cold start (each function of the stack, bundled as the stack bundles it, imported in fresh processes)',
@@ -63,6 +64,10 @@ const ALL_BENCHES: readonly Bench[] = [
     },
   },
   { name: 'reports.query (local server vs DuckDB on the raw rows)', run: (env, options) => benchReports(env, options) },
+  {
+    name: 'ingest (62 daily files of a 1,000-video channel: batch, as Lambda, first vs last day of a month)',
+    run: (env, options) => benchIngest(env, options),
+  },
   {
     name: 'directory resources recorded by ingest (a 1,000-video day)',
     run: (env, options) => benchDirectoryResources(env, options),

@@ -8,7 +8,7 @@
 import { parseArgs } from 'node:util';
 import { reportingApiFromEnv } from '../../functions/_shared/sync-deps';
 import { dynamoResourceSink } from '../../functions/core/directory/resource-sink';
-import { dynamoFactRepository } from '../../functions/core/reports/storage/fact-repository';
+import { dynamoIngestStores } from '../../functions/core/reports/ingest/ingest-service';
 import { dynamoRateRepository } from '../../functions/core/reports/storage/rate-repository';
 import type { ConnectedOwner } from '../../functions/core/sync/owner';
 import { parseOwner } from '../../functions/core/sync/owner';
@@ -60,7 +60,7 @@ try {
     repo,
     credentials: credentials.store,
     api: reportingApiFromEnv,
-    sink: ingestSink(dynamoFactRepository(table), dynamoRateRepository(table), dynamoResourceSink(table)),
+    sink: ingestSink(dynamoIngestStores(table), dynamoRateRepository(table), dynamoResourceSink(table)),
     progress,
   };
   for (const owner of owners) {

@@ -9,8 +9,8 @@ import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { type DirectoryWorld, loadDirectory } from '../../functions/core/directory/directory-loader';
 import type { TableContext } from '../../functions/core/directory/directory-repository';
 import { dynamoResourceSink } from '../../functions/core/directory/resource-sink';
-import { type IngestFile, ingestFiles } from '../../functions/core/reports/ingest/ingest-service';
-import { dynamoFactRepository } from '../../functions/core/reports/storage/fact-repository';
+import { bytesFile, localFile } from '../../functions/core/reports/ingest/ingest-file';
+import { dynamoIngestStores, type IngestFile, ingestFiles } from '../../functions/core/reports/ingest/ingest-service';
 import { dynamoRateRepository } from '../../functions/core/reports/storage/rate-repository';
 import { readDirectoryText } from '../cli/directory-yaml';
 import { exchangeRatesCsv } from '../generator/exchange-rates';
@@ -89,13 +89,13 @@ const readAll = (dir: string): IngestFile[] =>
   readdirSync(dir, { recursive: true, encoding: 'utf8' })
     .filter((f) => f.endsWith('.csv'))
     .sort()
-    .map((f) => ({ name: path.join(dir, f), read: async () => readFileSync(path.join(dir, f)) }));
+    .map((f) => localFile(path.join(dir, f)));
 
 /** The demo exports as daily files, ready for the ingest service (generated into a temporary folder). */
 export async function demoExportFiles(work: string): Promise<IngestFile[]> {
   for (const o of [...DEMO_EXPORTS, ...DEMO_FAMILY_EXPORTS]) await writeAllExports(o, work);
   const files = readAll(work);
-  files.push({ name: 'demo/exchange_rates.csv', read: async () => Buffer.from(exchangeRatesCsv(DEMO_RATES)) });
+  files.push(bytesFile('demo/exchange_rates.csv', Buffer.from(exchangeRatesCsv(DEMO_RATES))));
   return files;
 }
 
@@ -106,7 +106,7 @@ export const DEMO_EXAMPLE_IDS = {
 } as const;
 
 /** Bump when the demo world or its storage changes, so existing local tables pick up the new version. */
-export const DEMO_WORLD_VERSION = 11;
+export const DEMO_WORLD_VERSION = 12;
 const MARKER = { pk: 'DEMO#WORLD', sk: 'VERSION' };
 
 /** Loads the demo world unless this version is already there. Returns whether it loaded anything. */
@@ -121,13 +121,14 @@ export async function ensureDemoWorld(
   if (options.facts !== false) {
     const work = mkdtempSync(path.join(tmpdir(), 'demo-exports-'));
     try {
-      const summary = await ingestFiles(dynamoFactRepository(ctx), await demoExportFiles(work), {
+      const summary = await ingestFiles(dynamoIngestStores(ctx), await demoExportFiles(work), {
         rates: dynamoRateRepository(ctx),
         resources: dynamoResourceSink(ctx),
       });
       // The demo must be whole: a rejected file is a bug in the generator or the reader, not a user's mistake.
-      if (summary.rejected.length > 0) {
-        throw new Error(`demo exports rejected: ${summary.rejected.map((r) => r.message).join('; ')}`);
+      if (summary.rejected.length > 0 || summary.failed.length > 0) {
+        const problems = [...summary.rejected, ...summary.failed].map((r) => r.message);
+        throw new Error(`demo exports not loaded: ${problems.join('; ')}`);
       }
     } finally {
       rmSync(work, { recursive: true, force: true });

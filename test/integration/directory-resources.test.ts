@@ -16,8 +16,8 @@ import type { TableContext } from '../../functions/core/directory/directory-repo
 import { dynamoResourceSink, type ResourceSinkStats } from '../../functions/core/directory/resource-sink';
 import { dynamoGroupRepository } from '../../functions/core/groups/group-repository';
 import { parseCsv } from '../../functions/core/reports/ingest/csv';
-import { type IngestFile, ingestFiles } from '../../functions/core/reports/ingest/ingest-service';
-import { dynamoFactRepository } from '../../functions/core/reports/storage/fact-repository';
+import { localFile } from '../../functions/core/reports/ingest/ingest-file';
+import { dynamoIngestStores, type IngestFile, ingestFiles } from '../../functions/core/reports/ingest/ingest-service';
 import type { GeneratorOptions } from '../../infra/generator/export-generator';
 import { writeAllExports } from '../../infra/generator/export-world';
 import { useOwnTable } from '../support/own-table';
@@ -66,14 +66,14 @@ async function exportsOf(o: Partial<GeneratorOptions> & { channel: string }): Pr
   return readdirSync(dir, { recursive: true, encoding: 'utf8' })
     .filter((f) => f.endsWith('.csv'))
     .sort()
-    .map((f) => ({ name: path.join(dir, f), read: async () => readFileSync(path.join(dir, f)) }));
+    .map((f) => localFile(path.join(dir, f)));
 }
 
 /** The video and playlist ids the files name (which videos have rows on which days depends on the channel id). */
 async function namedIn(files: IngestFile[], column: 'video_id' | 'playlist_id'): Promise<string[]> {
   const ids = new Set<string>();
   for (const f of files) {
-    const table = parseCsv(f.name, Buffer.from(await f.read()).toString('utf8'));
+    const table = parseCsv(f.name, readFileSync(f.name, 'utf8'));
     const at = table.header.indexOf(column);
     // Rows without a video (a channel's own rows) name none.
     if (at >= 0) for (const row of table.rows) if (row.fields[at]) ids.add(row.fields[at] as string);
@@ -83,7 +83,7 @@ async function namedIn(files: IngestFile[], column: 'video_id' | 'playlist_id'):
 
 async function ingest(files: IngestFile[]): Promise<ResourceSinkStats> {
   let stats: ResourceSinkStats | undefined;
-  const summary = await ingestFiles(dynamoFactRepository(table), files, {
+  const summary = await ingestFiles(dynamoIngestStores(table), files, {
     resources: dynamoResourceSink(table, { onStats: (s) => (stats = s) }),
   });
   expect(summary.rejected).toEqual([]);

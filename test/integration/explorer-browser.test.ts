@@ -6,7 +6,7 @@
  * `npm start` loads, to keep the cost down) are loaded into a table of this file's own.
  */
 import { createHash } from 'node:crypto';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -15,8 +15,8 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDocumentClient } from '../../functions/core/db/document-client';
 import { loadDirectory } from '../../functions/core/directory/directory-loader';
-import { ingestFiles } from '../../functions/core/reports/ingest/ingest-service';
-import { dynamoFactRepository } from '../../functions/core/reports/storage/fact-repository';
+import { localFile } from '../../functions/core/reports/ingest/ingest-file';
+import { dynamoIngestStores, ingestFiles } from '../../functions/core/reports/ingest/ingest-service';
 import { writeAllExports } from '../../infra/generator/export-world';
 import { DEMO_EXPORTS, demoDirectoryDocument } from '../../infra/local/demo-world';
 import { ensureTable } from '../../infra/local/dynamo-local';
@@ -41,8 +41,8 @@ async function loadAliceOctober(endpoint: string, tableName: string): Promise<vo
     await writeAllExports({ ...alice, videos: 60, start: OCTOBER.startDate, days: 31 }, work);
     const files = (readdirSync(work, { recursive: true, encoding: 'utf8' }) as string[])
       .filter((f) => f.endsWith('.csv'))
-      .map((f) => ({ name: path.join(work, f), read: async () => readFileSync(path.join(work, f)) }));
-    const summary = await ingestFiles(dynamoFactRepository({ db, tableName }), files);
+      .map((f) => localFile(path.join(work, f)));
+    const summary = await ingestFiles(dynamoIngestStores({ db, tableName }), files);
     if (summary.rejected.length > 0) throw new Error(`rejected: ${JSON.stringify(summary.rejected[0])}`);
   } finally {
     db.destroy();

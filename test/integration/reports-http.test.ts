@@ -12,8 +12,8 @@ import { createDocumentClient } from '../../functions/core/db/document-client';
 import { keys } from '../../functions/core/db/keys';
 import { loadDirectory } from '../../functions/core/directory/directory-loader';
 import type { TableContext } from '../../functions/core/directory/directory-repository';
-import { type IngestFile, ingestFiles } from '../../functions/core/reports/ingest/ingest-service';
-import { dynamoFactRepository } from '../../functions/core/reports/storage/fact-repository';
+import { bytesFile } from '../../functions/core/reports/ingest/ingest-file';
+import { dynamoIngestStores, type IngestFile, ingestFiles } from '../../functions/core/reports/ingest/ingest-service';
 import { type DayExport, type GeneratorOptions, generateDays } from '../../infra/generator/export-generator';
 import { type LocalApi, startLocalApi } from '../support/local-api';
 
@@ -63,7 +63,7 @@ const isoDay = (yyyymmdd: string) => `${yyyymmdd.slice(0, 4)}-${yyyymmdd.slice(4
 function filesOf(days: readonly DayExport[], channel: string): IngestFile[] {
   return days.map((day) => {
     const bytes = Buffer.from(`${[day.header, ...day.rows].map((r) => r.join(',')).join('\n')}\n`);
-    return { name: `exports/${channel}/channel_basic_a3/${day.date}.csv`, read: async () => bytes };
+    return bytesFile(`exports/${channel}/channel_basic_a3/${day.date}.csv`, bytes);
   });
 }
 
@@ -77,7 +77,7 @@ function columnSum(days: readonly DayExport[], column: string): number {
 }
 
 async function ingest(days: readonly DayExport[], channel: string) {
-  const summary = await ingestFiles(dynamoFactRepository(table), filesOf(days, channel));
+  const summary = await ingestFiles(dynamoIngestStores(table), filesOf(days, channel));
   expect(summary.rejected, JSON.stringify(summary.rejected)).toEqual([]);
   return summary;
 }

@@ -19,11 +19,20 @@ import { dynamoDirectoryRepository, type TableContext } from '../../functions/co
 import { DomainError } from '../../functions/core/errors';
 import { dynamoGroupRepository } from '../../functions/core/groups/group-repository';
 import { MEASURE_INDEX } from '../../functions/core/reports/catalog/metrics';
-import { type IngestFile, type IngestOptions, ingestFiles } from '../../functions/core/reports/ingest/ingest-service';
+import { bytesFile } from '../../functions/core/reports/ingest/ingest-file';
+import {
+  dynamoIngestStores,
+  type IngestFile,
+  type IngestOptions,
+  ingestFiles,
+} from '../../functions/core/reports/ingest/ingest-service';
 import { parseReportRequest } from '../../functions/core/reports/query/report-request';
 import { queryReport, type ReportDeps } from '../../functions/core/reports/query/report-service';
 import { dynamoFactRepository, newReadStats } from '../../functions/core/reports/storage/fact-repository';
+import { dynamoFactWriter } from '../../functions/core/reports/storage/fact-writer';
 import { dynamoRateRepository } from '../../functions/core/reports/storage/rate-repository';
+import { Dicts, UnitCubeBuilder } from '../../functions/core/reports/storage/units';
+import { createIngestHandler, type ObjectReader } from '../../functions/ingest/s3-ingest';
 import { type DayExport, type GeneratorOptions, generateDays } from '../../infra/generator/export-generator';
 import { useOwnTable } from '../support/own-table';
 
@@ -41,6 +50,8 @@ function testTable(): TableContext {
 
 const table = testTable();
 const facts = dynamoFactRepository(table);
+const writer = dynamoFactWriter(table);
+const stores = dynamoIngestStores(table);
 const deps: ReportDeps = {
   directory: dynamoDirectoryRepository(table),
   groups: dynamoGroupRepository(table),
@@ -115,7 +126,7 @@ const fileName = (channel: string, date: string, suffix = '.csv') => `x/${channe
 function fileOf(channel: string, day: DayExport, options: { gzip?: boolean; text?: string } = {}): IngestFile {
   const text = options.text ?? csvText(day);
   const bytes = options.gzip ? gzipSync(Buffer.from(text)) : Buffer.from(text);
-  return { name: fileName(channel, day.date, options.gzip ? '.csv.gz' : '.csv'), read: async () => bytes };
+  return bytesFile(fileName(channel, day.date, options.gzip ? '.csv.gz' : '.csv'), bytes);
 }
 
 const isoDay = (yyyymmdd: string) => `${yyyymmdd.slice(0, 4)}-${yyyymmdd.slice(4, 6)}-${yyyymmdd.slice(6, 8)}`;
@@ -133,7 +144,7 @@ function columnSum(days: readonly DayExport[], column: string): number {
 const FIXED_NOW = () => new Date('2026-06-01T00:00:00.000Z');
 
 async function ingest(files: readonly IngestFile[], options: IngestOptions = {}) {
-  const summary = await ingestFiles(facts, files, { now: FIXED_NOW, ...options });
+  const summary = await ingestFiles(stores, files, { now: FIXED_NOW, ...options });
   return summary;
 }
 
@@ -221,7 +232,11 @@ async function answers(channel: string, sub: string): Promise<string[]> {
   return Promise.all(QUERIES.map(async (q) => JSON.stringify(await report(channel, sub, q))));
 }
 
-/** Every stored fact item of a channel (cubes and manifests), channel id masked, in key order. */
+/**
+ * Every stored cube item of a channel, channel id masked, in key order, without what records how and when it was
+ * written: the manifest version a cube carries (`mv`) and the generation tag of a cube stored in chunks (in its first
+ * chunk's header and the other chunks' keys). Manifests (which record the loads themselves) are left out.
+ */
 async function storedItems(channel: string): Promise<string[]> {
   const out: string[] = [];
   let ExclusiveStartKey: Record<string, unknown> | undefined;
@@ -236,12 +251,22 @@ async function storedItems(channel: string): Promise<string[]> {
       }),
     );
     for (const item of page.Items ?? []) {
-      const { cube, ...rest } = item;
-      const text = JSON.stringify({
-        ...rest,
-        ...(cube ? { cube: Buffer.from(cube as Uint8Array).toString('base64') } : {}),
-      });
-      out.push(text.split(channel).join('<CH>'));
+      if (String(item.pk).endsWith('#MANIFEST')) continue;
+      const { mv: _version, ...rest } = item;
+      const head =
+        typeof rest.h === 'string' && rest.h.startsWith('{')
+          ? (JSON.parse(rest.h) as Record<string, unknown>)
+          : undefined;
+      if (head?.x !== undefined) {
+        delete head.x;
+        rest.h = JSON.stringify(head);
+      }
+      rest.sk = String(rest.sk).replace(/#v\d+#/, '#');
+      out.push(
+        JSON.stringify(rest, (_k, v) => (v instanceof Uint8Array ? Buffer.from(v).toString('base64') : v))
+          .split(channel)
+          .join('<CH>'),
+      );
     }
     ExclusiveStartKey = page.LastEvaluatedKey;
   } while (ExclusiveStartKey);
@@ -459,8 +484,136 @@ describe('restatement: a corrected file replaces its day', () => {
     expect(afterDays.has(isoDay(april.date))).toBe(false);
     expect(afterDays.has(isoDay(march.date))).toBe(false);
     expect(afterDays.size).toBe(beforeDays.size - 2);
-    const manifest = await facts.readManifest('CB', channel, '2026-04');
+    const manifest = await writer.readManifest('CB', channel, '2026-04');
     expect(manifest?.days[isoDay(april.date)]?.rows).toBe(0);
+  });
+});
+
+describe('per-file loads in any order, restated any number of times, equal the batch exactly', () => {
+  /** A seeded generator (tests must reproduce their sequences). */
+  const random = (seed: number) => {
+    let state = seed;
+    return () => {
+      state = (state * 1103515245 + 12345) % 2147483648;
+      return state / 2147483648;
+    };
+  };
+
+  /** Version k of a day: 0 the original; 1–3 corrections of different measures; 4 a correction dropping rows; 5 header-only. */
+  function version(day: DayExport, k: number): DayExport {
+    if (k === 0) return day;
+    if (k === 5) return { ...day, rows: [] };
+    if (k === 4) return mapColumn({ ...day, rows: day.rows.filter((_, n) => n % 3 !== 0) }, 'views', (v) => v + 1);
+    const column = ['views', 'watch_time_minutes', 'average_view_duration_percentage'][k - 1] as string;
+    return mapColumn(day, column, (v, n) => (column === 'views' ? v + k + (n % 5) : v * (1 + k / 7) + n / 9));
+  }
+
+  const cubes = (items: string[]) => items.filter((i) => !i.includes('MANIFEST'));
+
+  for (const seed of [13, 2026]) {
+    it(`random restatement sequence (seed ${seed}): one file per load ≡ one batch of each day's last version`, async () => {
+      const next = random(seed);
+      const sequenced = await freshChannel();
+      const batch = await freshChannel();
+      const days = exportsFor(sequenced.channel);
+      const last = new Map<number, number>();
+      for (let step = 0; step < 40; step++) {
+        const d = Math.floor(next() * days.length);
+        // Mostly a day's first load or a correction; sometimes the original again, or an empty restatement.
+        const k = last.has(d) ? Math.floor(next() * 6) : next() < 0.8 ? 0 : Math.floor(next() * 6);
+        await ingestOk([fileOf(sequenced.channel, version(days[d] as DayExport, k))]);
+        last.set(d, k);
+      }
+      expect(new Set(last.values()).size).toBeGreaterThan(2); // the sequence restated with several versions
+      const finals = [...last].map(([d, k]) => version(withChannel(days[d] as DayExport, batch.channel), k));
+      await ingestOk(finals.map((day) => fileOf(batch.channel, day)));
+      expect(await answers(sequenced.channel, sequenced.sub)).toEqual(await answers(batch.channel, batch.sub));
+      expect(cubes(await storedItems(sequenced.channel))).toEqual(cubes(await storedItems(batch.channel)));
+    });
+  }
+
+  it('concurrent single-file events through the cloud handler (originals and newer restatements, any order) ≡ the batch', async () => {
+    const concurrent = await freshChannel();
+    const batch = await freshChannel();
+    const days = exportsFor(concurrent.channel);
+    const restated = new Set(days.filter((_, i) => i % 6 === 2).map((d) => d.date));
+    // The bucket: each original, and for some days a correction with a newer createTime (Google's restatement).
+    const objects = new Map<string, { bytes: Buffer; createTime: string }>();
+    for (const day of days) {
+      const text = csvText(day);
+      objects.set(fileName(concurrent.channel, day.date), {
+        bytes: Buffer.from(text),
+        createTime: '2026-06-01T10:00:00.000000Z',
+      });
+      if (restated.has(day.date)) {
+        objects.set(fileName(concurrent.channel, `${day.date}.r2`), {
+          bytes: Buffer.from(csvText(version(day, 2))),
+          createTime: '2026-06-03T10:00:00.123456Z',
+        });
+      }
+    }
+    const reader: ObjectReader = {
+      async describe(_bucket, key) {
+        const o = objects.get(key) as { bytes: Buffer; createTime: string };
+        return { size: o.bytes.length, metadata: { 'create-time': o.createTime, 'report-id': `r-${key}` } };
+      },
+      async open(_bucket, key) {
+        return bytesFile(key, (objects.get(key) as { bytes: Buffer }).bytes).open();
+      },
+    };
+    const handler = createIngestHandler({ stores, rates: deps.rates, objects: reader, leaseWaitMs: 120_000 });
+    const event = (key: string) => ({
+      Records: [
+        {
+          messageId: key,
+          receiptHandle: key,
+          body: JSON.stringify({
+            Records: [
+              {
+                eventSource: 'aws:s3',
+                eventName: 'ObjectCreated:Put',
+                eventTime: new Date().toISOString(),
+                s3: {
+                  bucket: { name: 'b', arn: 'arn:aws:s3:::b' },
+                  object: { key: encodeURIComponent(key).replaceAll('%2F', '/'), size: 1 },
+                },
+              },
+            ],
+          }),
+          attributes: {} as never,
+          messageAttributes: {},
+          md5OfBody: '',
+          eventSource: 'aws:sqs',
+          eventSourceARN: 'arn:aws:sqs:local:000000000000:ingest',
+          awsRegion: 'local',
+        },
+      ],
+    });
+    // Shuffled (seeded): a restatement often lands before the original it replaces, months interleave.
+    const shuffle = random(7);
+    const keys = [...objects.keys()]
+      .map((key) => ({ key, at: shuffle() }))
+      .sort((a, b) => a.at - b.at)
+      .map((k) => k.key);
+    const queue = [...keys];
+    let retried = 0;
+    await Promise.all(
+      Array.from({ length: 8 }, async () => {
+        for (let key = queue.shift(); key !== undefined; key = queue.shift()) {
+          // SQS hands a failed message out again; a test retries at once.
+          for (;;) {
+            const reply = (await handler(event(key))) as { batchItemFailures: unknown[] };
+            if (reply.batchItemFailures.length === 0) break;
+            retried++;
+          }
+        }
+      }),
+    );
+    expect(retried).toBeLessThan(keys.length * 3);
+    const finals = days.map((d) => withChannel(restated.has(d.date) ? version(d, 2) : d, batch.channel));
+    await ingestOk(finals.map((day) => fileOf(batch.channel, day)));
+    expect(await answers(concurrent.channel, concurrent.sub)).toEqual(await answers(batch.channel, batch.sub));
+    expect(cubes(await storedItems(concurrent.channel))).toEqual(cubes(await storedItems(batch.channel)));
   });
 });
 
@@ -489,38 +642,51 @@ describe('blocks of months', () => {
     return { views: new Map((table.rows ?? []).map((r) => [String(r[0]), r[1]])), stats };
   };
 
-  it('a block in chunks is read whole by key, and rewritten smaller leaves none of its chunks behind', async () => {
+  it('a cube in chunks is read whole by Query and by key; rewritten smaller, readers see only the new one', async () => {
     const address = { family: 'CB', channel: `UCblock${tag()}`, variant: 'v', period: 'B2#2026-01' };
+    const pk = `FACT#CB#${address.channel}#v`;
+    const dicts = new Dicts();
     const measures = [...Array(20).keys()];
-    // Random floats do not compress: a thousand-odd bytes a row, several chunks.
-    const big = {
-      grain: ['video'],
-      rows: Array.from({ length: 3000 }, (_, i) => ({
-        key: [`vid${i}`],
-        sums: measures.map(() => Math.random()),
-      })),
-      measures,
+    // Random decimals do not compress: a hundred-odd bytes a row, several chunks.
+    const big = new UnitCubeBuilder(['video'], dicts, measures);
+    for (let i = 0; i < 3000; i++) {
+      const r = big.add([`vid${String(i).padStart(4, '0')}`]);
+      measures.forEach((_, m) => {
+        big.addUnits(r, m, Math.floor(Math.random() * 1e12));
+      });
+    }
+    const write = async (cube: ReturnType<UnitCubeBuilder['build']>, gen: string) => {
+      const w = writer.cubeWriter(pk, address.period, ['video'], dicts, measures, gen, () => undefined);
+      await w.append(cube);
+      const done = await w.finish();
+      await writer.putItems([done.item], () => undefined);
+      return done.chunks;
     };
-    await facts.replace([{ ...address, cube: big }]);
-    const stored = await facts.read(address, address.period, address.period, newReadStats());
-    expect(stored[0]?.cube.size).toBe(3000);
+    expect(await write(big.build(), 'g1')).toBeGreaterThan(1);
     const stats = newReadStats();
-    await facts.read(address, address.period, address.period, stats);
+    const stored = await facts.read(address, address.period, address.period, stats);
+    expect(stored[0]?.cube.size).toBe(3000);
     expect(stats.items).toBeGreaterThan(1);
-    // By key: the first chunk says how many follow; a period not stored is simply absent.
+    // By key: the first chunk says how many follow, and of which generation; a period not stored is absent.
     const byKey = newReadStats();
     const keyed = await facts.readPeriods(address, [address.period, 'B2#2099-01'], byKey);
     expect([...keyed.keys()]).toEqual([address.period]);
     expect(keyed.get(address.period)?.size).toBe(3000);
     expect(keyed.get(address.period)?.measures[3]).toEqual(stored[0]?.cube.measures[3]);
     expect(byKey).toMatchObject({ queries: 2, items: stats.items });
-    const small = { grain: ['video'], rows: [{ key: ['only'], sums: measures.map(() => 1) }], measures };
-    await facts.replace([{ ...address, cube: small }]);
-    const after = newReadStats();
-    const back = await facts.read(address, address.period, address.period, after);
-    expect(after.items).toBe(1);
+    const small = new UnitCubeBuilder(['video'], dicts, measures);
+    small.addUnits(small.add(['only']), 0, 1e6);
+    expect(await write(small.build(), 'g2')).toBe(1);
+    // The old generation's chunks are still there until removed, and no reader counts them.
+    const back = await facts.read(address, address.period, address.period, newReadStats());
     expect(back[0]?.cube.size).toBe(1);
     expect((await facts.readPeriods(address, [address.period], newReadStats())).get(address.period)?.size).toBe(1);
+    const stale = await writer.staleChunks(pk, address.period, undefined);
+    expect(stale.length).toBeGreaterThan(0);
+    await writer.deleteKeys(stale, () => undefined);
+    const after = newReadStats();
+    await facts.read(address, address.period, address.period, after);
+    expect(after.items).toBe(1);
   });
 
   it('top videos over four whole months read one block, and the block follows a corrected day', async () => {
@@ -595,8 +761,8 @@ describe('rejections', () => {
     expect(summary.loaded).toBe(0);
     expect(summary.rejected[0]?.message).toContain(misnamed.name);
     expect(summary.rejected[0]?.message).toContain('date');
-    expect(await facts.readManifest('CB', channel, '2026-04')).toBeUndefined();
-    expect(await facts.readManifest('CB', channel, '2026-05')).toBeUndefined();
+    expect(await writer.readManifest('CB', channel, '2026-04')).toBeUndefined();
+    expect(await writer.readManifest('CB', channel, '2026-05')).toBeUndefined();
   });
 
   it('a file whose rows are for another day of the same month than its name says is rejected', async () => {
@@ -610,14 +776,14 @@ describe('rejections', () => {
     expect(summary.loaded, JSON.stringify(summary)).toBe(0);
     expect(summary.rejected[0]?.message).toContain(misnamed.name);
     expect(summary.rejected[0]?.message).toContain('date');
-    expect(await facts.readManifest('CB', channel, '2026-04')).toBeUndefined();
+    expect(await writer.readManifest('CB', channel, '2026-04')).toBeUndefined();
   });
 
   it('a header-only file that names no channel is rejected, unless the channel is given', async () => {
     const { channel, sub } = await freshChannel();
     const { april } = pickDays(exportsFor(channel));
     await ingestOk([fileOf(channel, april)]);
-    const empty = { name: `exports/${april.date}.csv`, read: async () => Buffer.from(`${april.header.join(',')}\n`) };
+    const empty = bytesFile(`exports/${april.date}.csv`, Buffer.from(`${april.header.join(',')}\n`));
     const refused = await ingest([empty]);
     expect(refused.rejected[0]?.message).toContain('header-only');
     expect((await viewsByDay(channel, sub)).has(isoDay(april.date))).toBe(true);
@@ -724,7 +890,7 @@ describe('large days', () => {
     const bigViews = columnSum([big], 'views');
 
     await ingestOk([fileOf(channel, big)]);
-    const manifest = await facts.readManifest('CB', channel, '2026-06');
+    const manifest = await writer.readManifest('CB', channel, '2026-06');
     expect(
       manifest?.chunked?.some((c) => c.period === 'D#2026-06-10'),
       'the test needs a chunked day cube',
@@ -758,11 +924,13 @@ describe('large days', () => {
 
 // ---------------------------------------------------------------------------------------------------------------
 
-function runImport(dir: string): Promise<{ code: number; stdout: string; stderr: string }> {
+const runImport = (dir: string, ...args: string[]) => runCli('infra/cli/import.ts', dir, ...args);
+
+function runCli(script: string, ...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
     execFile(
       'npx',
-      ['tsx', 'infra/cli/import.ts', dir],
+      ['tsx', script, ...args],
       {
         cwd: ROOT,
         timeout: 90_000,
@@ -838,5 +1006,87 @@ describe('the import CLI', () => {
       dimensions: 'day',
     });
     expect([...byDay.entries()]).toEqual([[isoDay(good.date), [columnSum([good], 'views')]]]);
+  }, 120_000);
+});
+
+describe('the import CLI as the cloud (--as-lambda) and ingest-status', () => {
+  it('--as-lambda --concurrency 3: each file an event through the cloud handler; ingest-status shows days, gaps and the rejection', async () => {
+    const { channel, sub } = await freshChannel();
+    const days = exportsFor(channel, { days: 10 }).filter((d) => d.rows.length > 2);
+    // Leave out two days (ingest-status must name them missing) and break a third (rejected, with its reason).
+    const [first, , , bad, ...rest] = days as [DayExport, DayExport, DayExport, DayExport, ...DayExport[]];
+    const loaded = [first, ...rest];
+    const views = bad.header.indexOf('views');
+    const broken = {
+      ...bad,
+      rows: bad.rows.map((r, n) => (n === 0 ? r.map((c, j) => (j === views ? 'lots' : c)) : r)),
+    };
+    const root = await writeDays(channel, [...loaded, broken], 2);
+    const run = await runImport(root, '--as-lambda', '--concurrency', '3');
+    expect(run.code, run.stdout + run.stderr).toBe(1);
+    expect(run.stdout).toMatch(/^As Lambda: \d+ events, concurrency 3, \d+ retried, p50 \d+ ms an event$/m);
+    const rows = loaded.reduce((n, d) => n + d.rows.length, 0);
+    expect(SUMMARY.exec(run.stdout)?.slice(1, 5)).toEqual([
+      String(loaded.length),
+      String(loaded.length + 1),
+      String(rows),
+      String(loaded.length),
+    ]);
+    const total = await report(channel, sub, { startDate: '2026-03-20', endDate: '2026-03-31', metrics: 'views' });
+    expect(total.rows).toEqual([[columnSum(loaded, 'views')]]);
+
+    const status = await runCli(
+      'infra/cli/ingest-status.ts',
+      '--owner',
+      channel,
+      '--from',
+      '2026-03-20',
+      '--to',
+      '2026-03-31',
+    );
+    expect(status.code, status.stdout + status.stderr).toBe(0);
+    const line = status.stdout.split('\n').find((l) => l.startsWith(channel));
+    expect(line, status.stdout).toBeDefined();
+    const cells = (line as string).split(/\s{2,}/);
+    const have = new Set(loaded.map((d) => isoDay(d.date)));
+    const missing = [...Array(12).keys()]
+      .map((i) => `2026-03-${String(20 + i).padStart(2, '0')}`)
+      .filter((d) => !have.has(d));
+    expect(cells.slice(0, 6)).toEqual([
+      channel,
+      'channel_basic',
+      String(loaded.length),
+      isoDay((loaded[loaded.length - 1] as DayExport).date),
+      expect.stringMatching(new RegExp(`^${missing.length}: `)),
+      '1',
+    ]);
+    expect(cells[4]).toContain(isoDay(bad.date));
+    expect(cells[7]).toBe('not connected');
+    expect(status.stdout).toContain(`${bad.date}.csv`);
+    expect(status.stdout).toMatch(/line 2, column views\): "lots" is not a number/);
+    expect(status.stdout).toMatch(
+      /^1 owners, 1 report types: \d+ days loaded, \d+ missing, 1 rejected files, 0 loads pending$/m,
+    );
+
+    // The file corrected and loaded again: its rejection is cleared.
+    const badFile = path.join(root, channel, 'channel_basic_a3', `${bad.date}.csv`);
+    await writeFile(badFile, csvText(bad));
+    expect((await runImport(badFile, '--as-lambda')).code).toBe(0);
+    const after = await runCli('infra/cli/ingest-status.ts', '--owner', channel);
+    expect(after.code).toBe(0);
+    expect(after.stdout).not.toContain('Rejected files');
+  }, 240_000);
+
+  it('ingest-status refuses bad arguments with exit code 2', async () => {
+    for (const args of [
+      ['--from', '2026-03-01'],
+      ['--from', '2026-02-30', '--to', '2026-03-01'],
+      ['--region', 'eu-west-1'],
+      ['extra'],
+    ]) {
+      const run = await runCli('infra/cli/ingest-status.ts', ...args);
+      expect(run.code, args.join(' ')).toBe(2);
+      expect(run.stderr).toContain('usage: npm run ingest-status');
+    }
   }, 120_000);
 });

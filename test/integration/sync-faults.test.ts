@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDocumentClient } from '../../functions/core/db/document-client';
 import { dynamoDirectoryRepository, type TableContext } from '../../functions/core/directory/directory-repository';
 import { dynamoGroupRepository } from '../../functions/core/groups/group-repository';
+import { dynamoIngestStores } from '../../functions/core/reports/ingest/ingest-service';
 import { parseReportRequest } from '../../functions/core/reports/query/report-request';
 import { queryReport } from '../../functions/core/reports/query/report-service';
 import { dynamoFactRepository, newReadStats } from '../../functions/core/reports/storage/fact-repository';
@@ -93,7 +94,7 @@ beforeAll(async () => {
         owner,
         retry: { attempts: 3, baseDelayMs: 1, maxDelayMs: 5 },
       }),
-    sink: ingestSink(dynamoFactRepository(table), dynamoRateRepository(table)),
+    sink: ingestSink(dynamoIngestStores(table), dynamoRateRepository(table)),
   };
 });
 

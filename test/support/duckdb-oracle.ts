@@ -49,6 +49,10 @@
  * - Columns: dimensions in request order, then metrics in request order. Dimensions are STRING; ratios, money and
  *   percentages FLOAT; every other metric INTEGER.
  *
+ * - Precision: the service stores every number of a file to six decimal places (rounded half up from its text, see
+ *   docs/reports-storage.md), and a weighted column times the row's views to six places too: the oracle sums the same
+ *   rounded values, so a share of many tiny percentages compares within 1e-9 (not within the rounding of each row).
+ *
  * compareWithOracle() states the comparison: same columnHeaders; `rows` absent exactly when the oracle has no
  * rows; rows equal in order; dimension cells equal as strings; INTEGER metrics exactly equal (a value whose
  * unrounded form is a .5 tie within floating-point error may round either way); FLOAT metrics within 1e-9
@@ -396,6 +400,18 @@ function* fileRows(file: ReportFile): Iterable<(column: string) => string | unde
   }
 }
 
+/**
+ * A number's text rounded half up at the sixth decimal place, from its digits (so a tie in the text is a tie, not the
+ * float nearest to it): the precision the service stores.
+ */
+export function sixPlaces(text: string): number {
+  const m = /^(\d*)\.(\d+)$/.exec(text);
+  if (!m) return Math.round(Number(text) * 1e6) / 1e6;
+  const frac = (m[2] as string).padEnd(7, '0');
+  const units = Number(m[1] || '0') * 1e6 + Number(frac.slice(0, 6)) + (Number(frac[6]) >= 5 ? 1 : 0);
+  return units / 1e6;
+}
+
 async function loadFamily(con: DuckDBConnection, family: FamilyDef, sources: readonly SourceRows[]): Promise<void> {
   const dims = dimsOf(family);
   const measures = measuresOf(family);
@@ -430,7 +446,7 @@ async function loadFamily(con: DuckDBConnection, family: FamilyDef, sources: rea
       }
       const number = (column: string) => {
         const cell = field(column)?.trim();
-        return cell === undefined || cell === '' ? null : Number(cell);
+        return cell === undefined || cell === '' ? null : sixPlaces(cell);
       };
       const sums = new Map<string, number | null>(measures.map((m) => [m, null]));
       for (const [column, measure] of measureColumns) {
@@ -440,7 +456,7 @@ async function loadFamily(con: DuckDBConnection, family: FamilyDef, sources: rea
         if (by !== undefined) {
           const weight = number(by);
           if (weight === null) continue;
-          v *= weight;
+          v = Math.round(v * weight * 1e6) / 1e6;
         }
         sums.set(measure, (sums.get(measure) ?? 0) + v);
       }

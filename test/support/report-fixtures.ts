@@ -20,8 +20,8 @@ import { randomBytes } from 'node:crypto';
 import { createDocumentClient } from '../../functions/core/db/document-client';
 import { type DirectoryWorld, loadDirectory } from '../../functions/core/directory/directory-loader';
 import { FAMILIES } from '../../functions/core/reports/catalog/families';
-import { type IngestFile, ingestFiles } from '../../functions/core/reports/ingest/ingest-service';
-import { dynamoFactRepository } from '../../functions/core/reports/storage/fact-repository';
+import { bytesFile } from '../../functions/core/reports/ingest/ingest-file';
+import { dynamoIngestStores, type IngestFile, ingestFiles } from '../../functions/core/reports/ingest/ingest-service';
 import { dynamoRateRepository } from '../../functions/core/reports/storage/rate-repository';
 import { generateExchangeRates } from '../../infra/generator/exchange-rates';
 import {
@@ -112,7 +112,7 @@ export async function createReportFixture(options: ReportFixtureOptions = {}): P
       if (version === 'a2') a2Days.push(isoDay(day.date));
       const lines = [day.header.join(','), ...day.rows.map((r) => r.join(','))];
       const bytes = new TextEncoder().encode(`${lines.join('\n')}\n`);
-      files.push({ name: `x/${channel}/channel_basic_${version}/${day.date}.csv`, read: async () => bytes });
+      files.push(bytesFile(`x/${channel}/channel_basic_${version}/${day.date}.csv`, bytes));
       for (const row of day.rows) {
         const obj: Record<string, string> = {};
         day.header.forEach((name, i) => {
@@ -125,7 +125,7 @@ export async function createReportFixture(options: ReportFixtureOptions = {}): P
 
   const table = tableFromEnv();
   try {
-    const summary = await ingestFiles(dynamoFactRepository(table), files);
+    const summary = await ingestFiles(dynamoIngestStores(table), files);
     if (summary.rejected.length > 0) {
       throw new Error(`fixture ingest rejected files: ${JSON.stringify(summary.rejected.slice(0, 3))}`);
     }
@@ -433,9 +433,9 @@ export async function createReportWorlds(options: ReportWorldsOptions = {}): Pro
   const ingest: IngestFile[] = [
     ...[...channelWorld.files, ...coWorld.files].map((f) => {
       const bytes = new TextEncoder().encode(csvText(f.header, f.rows));
-      return { name: `${root}/${f.owner}/${f.reportType}/${f.date}.csv`, read: async () => bytes };
+      return bytesFile(`${root}/${f.owner}/${f.reportType}/${f.date}.csv`, bytes);
     }),
-    { name: `${root}/exchange_rates.csv`, read: async () => new TextEncoder().encode(rates.text) },
+    bytesFile(`${root}/exchange_rates.csv`, new TextEncoder().encode(rates.text)),
   ];
 
   const directory: DirectoryWorld = {
@@ -468,7 +468,7 @@ export async function createReportWorlds(options: ReportWorldsOptions = {}): Pro
   const started = performance.now();
   const unplacedTypes: string[] = [];
   try {
-    const facts = dynamoFactRepository(table);
+    const facts = dynamoIngestStores(table);
     const summary = await ingestFiles(facts, ingest, { rates: dynamoRateRepository(table) });
     // Content-owner files the ingest could not place by their folder names get a second chance with the content
     // owner named explicitly (as `import --content-owner` does); the test reports them as a bug of the folder hints.

@@ -28,9 +28,26 @@
  * | G2 | An acting owner's groups, in id order (ids sort by time)| Query pk, begins_with(sk, GROUP#), paged    | same                                                                  |
  * | G3 | The items of one group                                  | Query pk, begins_with(sk, ITEM#<groupId>#)  | pk OWNER#<actor>, sk ITEM#<groupId>#<KIND>#<resourceId>               |
  * | F1 | One fact cube variant of a channel over a range of days | Query pk, sk BETWEEN (contiguous range)     | pk FACT#<family>#<channel>#<variant>[#<partition>],                   |
- * |    | or months (reports.query)                               |                                             |    sk D#<yyyy-mm-dd> / M#<yyyy-mm> / B<n>#<yyyy-mm> (a block of n     |
- * |    |                                                         |                                             |    months) [#<chunk> for oversized cubes]                             |
- * | F2 | What a loaded month holds (days, partitions) for ingest | GetItem                                     | pk FACT#<family>#<channel>#MANIFEST, sk M#<yyyy-mm>                   |
+ * |    | or months (reports.query)                               |    with a ProjectionExpression of the       |    sk D#<yyyy-mm-dd> / M#<yyyy-mm> / B<n>#<yyyy-mm> (a block of n     |
+ * |    |                                                         |    columns (or, for by-day month items, the |    months); a cube over the item limit: chunks <period>#<gen>#<i>     |
+ * |    |                                                         |    days' column paths) the report needs     |    (gen: the cube's content hash, named in the first chunk's header;  |
+ * |    |                                                         |                                             |    other chunks are stale). By-day month variants (d, gd): one map    |
+ * |    |                                                         |                                             |    attribute s<dd> per day; their items M#<yyyy-mm>[#<i>] hold        |
+ * |    |                                                         |                                             |    consecutive days. vd/vb: partition g<00..15> (a group of 16 video  |
+ * |    |                                                         |                                             |    buckets), s<dd> = {b<bucket>: vb columns, d<bucket>: vd columns}   |
+ * | F2 | What a loaded month holds (days and the report each     | GetItem (consistent)                        | pk FACT#<family>#<channel>#MANIFEST, sk M#<yyyy-mm>                   |
+ * |    | came from, partitions, by-day packing, a load in flight)|                                             |                                                                       |
+ * | F3 | A restated day's previous full-day cube, kept while a   | Query pk, begins_with(sk, O#<day>)          | pk FACT#<family>#<channel>#f, sk O#<yyyy-mm-dd>[#<gen>#<i>]           |
+ * |    | load that replaces it is in flight (crash recovery)     |                                             |    (not in any D# range a report reads)                               |
+ * | F4 | Months whose blocks must be rewritten (set at each      | GetItem (consistent); UpdateItem ADD/DELETE | pk FACT#<family>#<channel>#MANIFEST, sk BLOCKS: string set `months`   |
+ * |    | load's commit, cleared when the blocks are rewritten)   |                                             |                                                                       |
+ * | L1 | The lease serializing loads of one (report type, owner, | UpdateItem with a condition (acquire, renew,| pk LEASE#FACT#<family>#<channel>, sk M#<yyyy-mm> or BLOCKS;          |
+ * |    | month), and the one serializing an owner's block writes | release); ConditionCheck in the commit      |    holder, fence (a counter), expiresAt (epoch s, also the TTL)       |
+ * | I1 | The owners and report types ingest has loaded (for      | Query pk, begins_with(sk, <owner>#) or all  | pk INGEST#OWNERS, sk <owner>#<family>: ownerType, months (string set) |
+ * |    | ingest-status): one item per (owner, report type)       |    (an operator command, never a request)   |                                                                       |
+ * | I2 | Rejected files (file, line, column, reason), cleared by | Query pk (all; TTL 180 days bounds it);     | pk INGEST#REJECTED, sk <file name or object key>                      |
+ * |    | a later successful load of the same file                | Put / Delete with conditions; BatchGetItem  |                                                                       |
+ * |    |                                                         |    of the loaded files' keys (to clear)     |                                                                       |
  * | X1 | Exchange rates of a currency over a range of days, and  | Query pk, sk BETWEEN; Query sk <= first day | pk FX#<currency>, sk D#<yyyy-mm-dd>; attribute `rate` (units per USD) |
  * |    | the latest rate before the range (currency=)            |    (descending, Limit 1)                    |                                                                       |
  * | S1 | Every connected owner with its sync state (connect      | Query pk = CONNECTIONS (consistent)         | pk CONNECTIONS, sk <channel|contentOwner>:<id>: the credentials'     |
@@ -46,7 +63,7 @@
  * Acting-owner keys (`actor`): `channel:<channelId>`, `contentOwner:<id>`, or `user:<sub>` for a caller that owns
  * no channel. Groups live in their owner's partition, so one owner can never address another owner's group: a
  * foreign id simply is not there (tenancy by construction, not by a check that could be forgotten).
- * Nothing on a request path scans.
+ * Nothing on a request path scans. Ingest and ingest-status are not request paths; neither scans either.
  */
 import type { TableKey } from './table-definition';
 
@@ -107,6 +124,22 @@ export const keys = {
     pk: `FACT#${family}#${channel}#MANIFEST`,
     sk: `M#${month}`,
   }),
+  factManifestPartition: (family: string, channel: string) => `FACT#${family}#${channel}#MANIFEST`,
+  factChunkSk: (period: string, gen: string, chunk: number) => `${period}#${gen}#${String(chunk).padStart(3, '0')}`,
+  factBackupSk: (day: string) => `O#${day}`,
+  blocksToWrite: (family: string, channel: string): TableKey => ({
+    pk: `FACT#${family}#${channel}#MANIFEST`,
+    sk: 'BLOCKS',
+  }),
+  monthLease: (family: string, channel: string, month: string): TableKey => ({
+    pk: `LEASE#FACT#${family}#${channel}`,
+    sk: `M#${month}`,
+  }),
+  blocksLease: (family: string, channel: string): TableKey => ({ pk: `LEASE#FACT#${family}#${channel}`, sk: 'BLOCKS' }),
+  ingestOwnersPartition: 'INGEST#OWNERS',
+  ingestOwner: (owner: string, family: string): TableKey => ({ pk: 'INGEST#OWNERS', sk: `${owner}#${family}` }),
+  rejectedPartition: 'INGEST#REJECTED',
+  rejectedFile: (file: string): TableKey => ({ pk: 'INGEST#REJECTED', sk: file }),
   fxPartition: (currency: string) => `FX#${currency}`,
   fxRate: (currency: string, day: string): TableKey => ({ pk: `FX#${currency}`, sk: `D#${day}` }),
   connectionsPartition: 'CONNECTIONS',

@@ -4,23 +4,20 @@
  * loads them. Either way a report is stored whole or not at all: the ingest rejects a malformed file whole, and an
  * S3 object is written in one request.
  */
-import { type IngestFile, ingestFiles, type ResourceSink } from '../reports/ingest/ingest-service';
-import type { FactRepository } from '../reports/storage/fact-repository';
+import { bytesFile } from '../reports/ingest/ingest-file';
+import { type IngestStores, ingestFiles, type ResourceSink } from '../reports/ingest/ingest-service';
 import type { RateRepository } from '../reports/storage/rate-repository';
 import { type ReportSink, reportPath } from './delivery';
 
 /** `resources`: where the videos and playlists the reports name are recorded (the directory), as `import` does. */
-export function ingestSink(facts: FactRepository, rates: RateRepository, resources?: ResourceSink): ReportSink {
+export function ingestSink(stores: IngestStores, rates: RateRepository, resources?: ResourceSink): ReportSink {
   return {
     async deliver(owner, reports) {
       const byName = new Map(reports.map((r) => [`${reportPath(owner, r)}.csv`, r]));
-      const files: IngestFile[] = [...byName].map(([name, r]) => ({
-        name,
-        read: async () => r.bytes,
-        reportId: r.report.id,
-        createTime: r.report.createTime,
-      }));
-      const summary = await ingestFiles(facts, files, { rates, ...(resources ? { resources } : {}) });
+      const files = [...byName].map(([name, r]) =>
+        bytesFile(name, r.bytes, { reportId: r.report.id, createTime: r.report.createTime }),
+      );
+      const summary = await ingestFiles(stores, files, { rates, ...(resources ? { resources } : {}) });
       const rejected = summary.rejected.flatMap((x) => {
         const report = byName.get(x.file);
         return report ? [{ report, message: x.message }] : [];

@@ -1,36 +1,42 @@
 /**
- * Ingest of Reporting API daily files into fact cubes. A file for (report type, channel, day) REPLACES what was
- * stored for that key (backfills restate whole days): the day's cubes are rewritten, and the month's cubes are
- * recomputed from all of its days in a fixed order, so loading a file twice, or a corrected file, leaves the
- * table exactly as one load of the latest file would. Facts for channels the directory does not know are stored
- * too; they serve nobody until the directory names an owner.
+ * Ingest of Reporting API daily files into fact cubes. A file for (report type, owner, day) REPLACES what was stored
+ * for that key (backfills restate whole days). Files are read as streams (gzip included) into facts held by bucket
+ * group (day-facts.ts), grouped by (report type, owner, month), and each group is loaded under that month's lease
+ * (month-load.ts): the day's cubes are written and the month's cubes updated by the day's facts minus what the day
+ * held before, exactly, so a load costs about the day's facts and the month's cubes, never a re-read of the month's
+ * other days, and any sequence of loads leaves the table as one load of the surviving files would. Months load in
+ * parallel (different leases); two loads of one month wait for each other. After the loads, the blocks of the
+ * months touched are rewritten (block-cubes.ts).
+ *
+ * Outcomes per file: loaded; skipped (its day was loaded from a newer report, by createTime); rejected (malformed:
+ * recorded in the table with file, line, column and reason, and never retried; a later successful load of the same
+ * file clears the record); or failed (another load held the month too long, the lease was lost, throttling, any
+ * other error): nothing half-done is left that the next load of the month does not finish, and a retry loads it.
+ * Facts for channels the directory does not know are stored too; they serve nobody until the directory names an
+ * owner.
  */
+import { randomUUID } from 'node:crypto';
 import path from 'node:path';
+import type { TableContext } from '../../directory/directory-repository';
 import { type FamilyDef, familyMeasures, familyOfReportType } from '../catalog/families';
 import { MEASURE_INDEX } from '../catalog/metrics';
-import { blockMonths, blocksHolding, type Cube, type FactRow, fullDayOf, rollup, variantsOf } from '../storage/cube';
-import { asCube } from '../storage/cube-codec';
-import type { FactRepository, MonthManifest } from '../storage/fact-repository';
-import { newReadStats } from '../storage/fact-repository';
+import type { DayRecord } from '../storage/fact-writer';
+import { dynamoFactWriter } from '../storage/fact-writer';
+import { dynamoIngestStatusRepository } from '../storage/ingest-status-repository';
+import { dynamoLeaseRepository } from '../storage/lease-repository';
 import type { RateRepository } from '../storage/rate-repository';
-import { blockCubes } from './block-cubes';
-import { CsvError, decodeText, parseCsv } from './csv';
-import { monthCubes } from './month-cubes';
+import { Dicts, UnitCubeBuilder } from '../storage/units';
+import { writeDueBlocks } from './block-cubes';
+import { CsvError, parseCsv, plainBytes } from './csv';
+import { type DayFacts, FactCollector, memoryFacts } from './day-facts';
+import type { IngestFile } from './ingest-file';
+import { DEFAULT_LEASE, type LeaseSettings } from './lease-keeper';
+import { type LoadStores, loadMonth } from './month-load';
+import { planFamily } from './month-pipeline';
 import { isRatesHeader, RATE_COLUMNS, readRatesFile } from './rates-file';
-import { type ParsedDayFile, readReportFile } from './report-file';
+import { reportFileReader } from './report-file';
 
-export interface IngestFile {
-  /** A path or object key: its YYYYMMDD and UC… segments name the day and channel of a header-only file. */
-  readonly name: string;
-  read(): Promise<Uint8Array>;
-  /** The Reporting API report this file is (connected-channel sync; S3 object metadata `report-id`). */
-  readonly reportId?: string;
-  /**
-   * The report's createTime (RFC 3339; S3 object metadata `create-time`). Google restates a day as a new report with
-   * a newer createTime: a file older than the one a day was loaded from is skipped (IngestSummary.skipped).
-   */
-  readonly createTime?: string;
-}
+export type { IngestFile } from './ingest-file';
 
 /** The videos and playlists one owner's files named: the owner's resources, which groups may then hold. */
 export interface SeenResources {
@@ -61,19 +67,58 @@ export interface IngestOptions {
   /** Told, after the files' facts are stored, which videos and playlists each owner's files named. */
   readonly resources?: ResourceSink;
   readonly now?: () => Date;
+  /** Who loads (leases name their holder): an invocation id. Default: a new id. */
+  readonly holder?: string;
+  readonly lease?: LeaseSettings;
+  /** Months loaded at once (default 2). */
+  readonly concurrency?: number;
+  /** Record rejected files in the table (default true). */
+  readonly recordRejected?: boolean;
 }
 
 export interface IngestSummary {
   files: number;
   loaded: number;
   rows: number;
-  /** Distinct (channel, day) pairs written. */
+  /** Distinct (owner, day) pairs written. */
   days: number;
-  rejected: { file: string; message: string }[];
+  /** `message` names file, line and column; `reason` is what is wrong (absent when the file could not be read). */
+  rejected: { file: string; message: string; reason?: string; line?: number; column?: string }[];
   /** Files not loaded because the day was already loaded from a newer report (createTime). */
   skipped: { file: string; reason: string }[];
+  /** Files not loaded for a reason a retry may overcome (the month busy past the wait, a lost lease, throttling). */
+  failed: { file: string; message: string }[];
   seconds: number;
 }
+
+export const emptySummary = (files: number): IngestSummary => ({
+  files,
+  loaded: 0,
+  rows: 0,
+  days: 0,
+  rejected: [],
+  skipped: [],
+  failed: [],
+  seconds: 0,
+});
+
+/** Adds the counts and lists of `part` (one invocation's summary) into `total`; files and seconds stay the total's. */
+export function addSummary(total: IngestSummary, part: IngestSummary): void {
+  total.loaded += part.loaded;
+  total.rows += part.rows;
+  total.days += part.days;
+  total.rejected.push(...part.rejected);
+  total.skipped.push(...part.skipped);
+}
+
+/** What ingest writes through. */
+export interface IngestStores extends LoadStores {}
+
+export const dynamoIngestStores = (table: TableContext): IngestStores => ({
+  writer: dynamoFactWriter(table),
+  leases: dynamoLeaseRepository(table),
+  status: dynamoIngestStatusRepository(table),
+});
 
 const dayHint = (name: string): string | undefined => {
   const m = /(?:^|[^0-9])(\d{4})(\d{2})(\d{2})(?:[^0-9]|$)/.exec(path.basename(name));
@@ -96,53 +141,157 @@ function folderHints(name: string): { type?: string; owner?: string } {
   return {};
 }
 
-async function parseFile(file: IngestFile, options: IngestOptions): Promise<ParsedDayFile> {
+/** A file read: its family, day and facts per owner. */
+interface ReadFile {
+  readonly file: IngestFile;
+  readonly family: FamilyDef;
+  readonly reportType: string;
+  readonly day: string;
+  readonly rows: number;
+  readonly byOwner: Map<string, DayFacts>;
+}
+
+/** Collects, per owner, the videos and playlists the loaded facts name. */
+class ResourceCollector {
+  private readonly byOwner = new Map<
+    string,
+    SeenResources & { videos: Map<string, string>; playlists: Map<string, string>; claimed: Set<string> }
+  >();
+
+  get size(): number {
+    return this.byOwner.size;
+  }
+
+  /** A sink recording the resources of the rows it passes on. */
+  watch(family: FamilyDef, grain: () => readonly string[]) {
+    const type = family.owner;
+    return (owner: string, key: readonly string[]) => {
+      const g = grain();
+      const at = (d: string) => g.indexOf(d);
+      const [iVideo, iPlaylist, iChannel, iClaimed] = [at('video'), at('playlist'), at('channel'), at('claimedStatus')];
+      const entryKey = `${type}:${owner}`;
+      let entry = this.byOwner.get(entryKey);
+      if (!entry) {
+        entry = { owner: { type, id: owner }, videos: new Map(), playlists: new Map(), claimed: new Set() };
+        this.byOwner.set(entryKey, entry);
+      }
+      const channel = type === 'channel' ? owner : iChannel >= 0 ? (key[iChannel] as string) : '';
+      const video = iVideo >= 0 ? (key[iVideo] as string) : '';
+      if (video) {
+        entry.videos.set(video, channel);
+        if (iClaimed >= 0 && key[iClaimed] === 'claimed') entry.claimed.add(video);
+      }
+      const playlist = iPlaylist >= 0 ? (key[iPlaylist] as string) : '';
+      if (playlist) entry.playlists.set(playlist, channel);
+    };
+  }
+
+  list(): SeenResources[] {
+    return [...this.byOwner.values()];
+  }
+}
+
+/** Reads one report file into facts (nothing stored yet). Throws CsvError for a malformed file. */
+async function readFile(
+  file: IngestFile,
+  options: IngestOptions,
+  seen: ResourceCollector | undefined,
+  dicts: Dicts,
+): Promise<ReadFile> {
   const hints = folderHints(file.name);
   const type = options.type ?? hints.type;
   const contentOwner = options.contentOwner ?? hints.owner;
-  const parsed = readReportFile(file.name, parseCsv(file.name, decodeText(file.name, await file.read())), {
-    ...(type ? { type } : {}),
-    ...(contentOwner ? { contentOwner } : {}),
-  });
-  if (parsed.day !== undefined) return parsed;
-  // Header only: "no data that day". It still replaces the day, so we must know which day and owner.
-  const day = dayHint(file.name);
-  const owner = parsed.family.owner === 'contentOwner' ? contentOwner : (options.channel ?? channelHint(file.name));
-  if (!day || !owner) {
-    throw new CsvError(
-      file.name,
-      1,
-      undefined,
-      'a header-only file must name its day (YYYYMMDD) and channel (UC…) in its path, or use --channel',
-    );
+  const collector = new FactCollector(file.name, dicts);
+  let grain: readonly string[] = [];
+  let note: ((owner: string, key: readonly string[]) => void) | undefined;
+  const reader = reportFileReader(
+    file.name,
+    { ...(type ? { type } : {}), ...(contentOwner ? { contentOwner } : {}) },
+    {
+      begin(family) {
+        collector.begin(family);
+        grain = collector.grainOf();
+        note = seen?.watch(family, () => grain);
+      },
+      add(owner, key, units, line) {
+        note?.(owner, key);
+        collector.add(owner, key, units, line);
+      },
+    },
+  );
+  try {
+    for await (const chunk of plainBytes(file.name, await file.open())) reader.push(chunk);
+    const head = reader.end();
+    const byOwner = collector.finish();
+    const named = dayHint(file.name);
+    if (head.day !== undefined) {
+      if (named !== undefined && head.day !== named) {
+        throw new CsvError(file.name, 2, 'date', `the rows are for ${head.day}, not the day in the file name`);
+      }
+      return { file, family: head.family, reportType: head.reportType, day: head.day, rows: head.rows, byOwner };
+    }
+    // Header only: "no data that day". It still replaces the day, so we must know which day and owner.
+    const owner = head.family.owner === 'contentOwner' ? contentOwner : (options.channel ?? channelHint(file.name));
+    if (!named || !owner) {
+      throw new CsvError(
+        file.name,
+        1,
+        undefined,
+        'a header-only file must name its day (YYYYMMDD) and channel (UC…) in its path, or use --channel',
+      );
+    }
+    const only = [...familyMeasures(head.family)].map((m) => MEASURE_INDEX[m]).sort((a, b) => a - b);
+    const empty = memoryFacts(new UnitCubeBuilder(collector.grainOf(), dicts, only).build());
+    return {
+      file,
+      family: head.family,
+      reportType: head.reportType,
+      day: named,
+      rows: 0,
+      byOwner: new Map([[owner, empty]]),
+    };
+  } catch (err) {
+    collector.discard();
+    throw err;
   }
-  return { ...parsed, day, byOwner: new Map([[owner, []]]) };
 }
 
+const errorText = (err: unknown) => (err instanceof Error ? err.message : String(err));
+
 export async function ingestFiles(
-  repo: FactRepository,
+  stores: IngestStores,
   files: readonly IngestFile[],
   options: IngestOptions = {},
 ): Promise<IngestSummary> {
   const started = performance.now();
   const now = options.now ?? (() => new Date());
-  const summary: IngestSummary = {
-    files: files.length,
-    loaded: 0,
-    rows: 0,
-    days: 0,
-    rejected: [],
-    skipped: [],
-    seconds: 0,
-  };
-  const seen = new ResourceCollector();
+  const holder = options.holder ?? `ingest-${randomUUID()}`;
+  const lease = options.lease ?? DEFAULT_LEASE;
+  const summary = emptySummary(files.length);
+  const seen = options.resources ? new ResourceCollector() : undefined;
+  const dicts = new Dicts();
   let done = 0;
   const progress = (file: string) => options.onFile?.(++done, files.length, file);
+  const reject = (file: IngestFile, err: unknown) => {
+    if (!(err instanceof CsvError)) {
+      summary.failed.push({ file: file.name, message: errorText(err) });
+      return;
+    }
+    summary.rejected.push({
+      file: file.name,
+      message: err.message,
+      reason: err.detail,
+      line: err.line,
+      ...(err.column ? { column: err.column } : {}),
+    });
+  };
 
-  const [rateFiles, reportFiles] = partitionList(files, (f) => /^exchange_rates/i.test(path.basename(f.name)));
-  for (const file of rateFiles) {
+  const isRates = (f: IngestFile) => /^exchange_rates/i.test(path.basename(f.name));
+  for (const file of files.filter(isRates)) {
     try {
-      const table = parseCsv(file.name, decodeText(file.name, await file.read()));
+      const chunks: Buffer[] = [];
+      for await (const chunk of plainBytes(file.name, await file.open())) chunks.push(Buffer.from(chunk));
+      const table = parseCsv(file.name, Buffer.concat(chunks).toString('utf8'));
       if (!isRatesHeader(table.header)) {
         throw new CsvError(
           file.name,
@@ -157,201 +306,156 @@ export async function ingestFiles(
       summary.loaded++;
       summary.rows += rates.length;
     } catch (err) {
-      summary.rejected.push({ file: file.name, message: (err as Error).message });
+      reject(file, err);
     }
     progress(file.name);
   }
 
-  // Group files by month (from their names where possible) so a month's cubes are computed once per batch.
-  const byMonth = new Map<string, { file: IngestFile; parsed?: ParsedDayFile }[]>();
-  for (const file of reportFiles) {
+  // Files by the month their names say (read first when the name does not), so a month's files load together.
+  const byMonth = new Map<string, { file: IngestFile; read?: ReadFile }[]>();
+  for (const file of files.filter((f) => !isRates(f))) {
     let month = dayHint(file.name)?.slice(0, 7);
-    let parsed: ParsedDayFile | undefined;
+    let read: ReadFile | undefined;
     if (!month) {
       try {
-        parsed = await parseFile(file, options);
-        month = (parsed.day as string).slice(0, 7);
+        read = await readFile(file, options, seen, dicts);
+        month = read.day.slice(0, 7);
       } catch (err) {
-        summary.rejected.push({ file: file.name, message: (err as Error).message });
+        reject(file, err);
         progress(file.name);
         continue;
       }
     }
     const list = byMonth.get(month) ?? [];
-    list.push(parsed ? { file, parsed } : { file });
+    list.push(read ? { file, read } : { file });
     byMonth.set(month, list);
   }
 
-  let inFlight: Promise<void> = Promise.resolve();
-  // The months each (family, owner) got: their blocks are rewritten once the months are stored.
-  const touched = new Map<string, { family: FamilyDef; owner: string; months: Set<string> }>();
-  for (const month of [...byMonth.keys()].sort()) {
-    // (family, owner) → day → facts and the file that supplied them (the later file of a day wins)
+  /** (family, owner) pairs loaded, for their blocks; files per pair, to fail them when their blocks fail. */
+  const touched = new Map<string, { family: FamilyDef; owner: string; files: Set<string> }>();
+  /** Files whose days were stored (or replaced in the same batch by a later file of the day), with their rows. */
+  const loadedFiles = new Map<string, number>();
+
+  const loadMonthGroup = async (month: string, entries: { file: IngestFile; read?: ReadFile }[]) => {
+    // (family, owner) → day → the file that supplies it (the later file of a day wins, by name).
     const batch = new Map<
       string,
-      { family: FamilyDef; owner: string; days: Map<string, { facts: FactRow[]; file: ParsedDayFile }> }
+      {
+        family: FamilyDef;
+        owner: string;
+        days: Map<string, { read: ReadFile; facts: DayFacts }>;
+        /** Files whose day a later file of the batch replaces, with their rows. */
+        superseded: Map<string, number>;
+      }
     >();
-    const entries = (byMonth.get(month) ?? []).sort((a, b) =>
-      a.file.name < b.file.name ? -1 : a.file.name > b.file.name ? 1 : 0,
-    );
+    entries.sort((a, b) => (a.file.name < b.file.name ? -1 : a.file.name > b.file.name ? 1 : 0));
     for (const entry of entries) {
       try {
-        const parsed = entry.parsed ?? (await parseFile(entry.file, options));
-        const named = dayHint(entry.file.name);
-        if ((named !== undefined && parsed.day !== named) || (parsed.day as string).slice(0, 7) !== month) {
-          throw new CsvError(
-            entry.file.name,
-            2,
-            'date',
-            `the rows are for ${parsed.day}, not the day in the file name`,
-          );
+        const read = entry.read ?? (await readFile(entry.file, options, seen, dicts));
+        if (read.day.slice(0, 7) !== month) {
+          throw new CsvError(entry.file.name, 2, 'date', `the rows are for ${read.day}, not the day in the file name`);
         }
-        for (const [owner, facts] of parsed.byOwner) {
-          if (options.resources) seen.add(parsed.family, owner, facts);
-          const key = `${parsed.family.code}|${owner}`;
-          const entry = batch.get(key) ?? { family: parsed.family, owner, days: new Map() };
-          entry.days.set(parsed.day as string, { facts, file: parsed });
-          batch.set(key, entry);
+        for (const [owner, facts] of read.byOwner) {
+          const key = `${read.family.code}|${owner}`;
+          const item = batch.get(key) ?? { family: read.family, owner, days: new Map(), superseded: new Map() };
+          const earlier = item.days.get(read.day);
+          if (earlier) {
+            earlier.facts.close();
+            item.superseded.set(earlier.read.file.name, earlier.read.rows);
+          }
+          item.days.set(read.day, { read, facts });
+          batch.set(key, item);
         }
-        summary.loaded++;
-        summary.rows += parsed.rows;
       } catch (err) {
-        summary.rejected.push({ file: entry.file.name, message: (err as Error).message });
+        reject(entry.file, err);
       }
       progress(entry.file.name);
     }
-    for (const { family, owner, days } of batch.values()) {
-      // Compute this month while the previous one's writes are in flight; keep at most one month in flight.
-      const prepared = await prepareMonth(repo, family, owner, month, days, now());
-      await inFlight;
-      inFlight = prepared();
-      summary.days += days.size;
-      const key = `${family.code}|${owner}`;
-      const entry = touched.get(key) ?? { family, owner, months: new Set<string>() };
-      entry.months.add(month);
-      touched.set(key, entry);
+    for (const { family, owner, days, superseded } of batch.values()) {
+      const only = [...familyMeasures(family)].map((m) => MEASURE_INDEX[m]).sort((a, b) => a - b);
+      const plan = planFamily(family, only);
+      const loadDays = [...days].map(([day, { read, facts }]) => ({
+        day,
+        facts,
+        record: {
+          file: read.file.name,
+          rows: facts.rows,
+          reportType: read.reportType,
+          loadedAt: now().toISOString(),
+          ...(read.file.reportId ? { reportId: read.file.reportId } : {}),
+          ...(read.file.createTime ? { createTime: read.file.createTime } : {}),
+        } satisfies DayRecord,
+      }));
+      const names = new Set(loadDays.map((d) => d.record.file));
+      const rowsOf = new Map([...days.values()].map(({ read }) => [read.file.name, read.rows]));
+      try {
+        const result = await loadMonth(stores, family, plan, owner, month, loadDays, { holder, lease, now, dicts });
+        summary.days += result.loaded.length;
+        for (const s of result.skipped) {
+          const file = days.get(s.day)?.read.file.name as string;
+          summary.skipped.push({ file, reason: `${s.day} was loaded from a newer report (createTime ${s.stored})` });
+          names.delete(file);
+        }
+        for (const name of names) loadedFiles.set(name, rowsOf.get(name) ?? 0);
+        for (const [name, rows] of superseded) loadedFiles.set(name, rows);
+        const key = `${family.code}|${owner}`;
+        const entry = touched.get(key) ?? { family, owner, files: new Set<string>() };
+        for (const name of [...names, ...superseded.keys()]) entry.files.add(name);
+        touched.set(key, entry);
+      } catch (err) {
+        for (const name of [...names, ...superseded.keys()])
+          summary.failed.push({ file: name, message: errorText(err) });
+      } finally {
+        for (const { facts } of days.values()) facts.close();
+      }
+    }
+  };
+
+  const months = [...byMonth.keys()].sort();
+  const concurrency = Math.max(1, options.concurrency ?? 2);
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: Math.min(concurrency, months.length) }, async () => {
+      while (next < months.length) {
+        const month = months[next++] as string;
+        await loadMonthGroup(month, byMonth.get(month) ?? []);
+      }
+    }),
+  );
+
+  for (const { family, owner, files: names } of touched.values()) {
+    const only = [...familyMeasures(family)].map((m) => MEASURE_INDEX[m]).sort((a, b) => a - b);
+    try {
+      await writeDueBlocks(stores, family, planFamily(family, only), owner, { holder, lease, dicts });
+    } catch (err) {
+      // The months stay due: a retry of these files (or the next load of this owner) writes the blocks.
+      for (const name of names) {
+        if (!loadedFiles.delete(name)) continue;
+        summary.failed.push({ file: name, message: `blocks not written: ${errorText(err)}` });
+      }
     }
   }
-  await inFlight;
-  for (const { family, owner, months } of touched.values()) await writeBlocks(repo, family, owner, months);
-  if (options.resources && seen.size > 0) await options.resources.record(seen.list());
+  summary.loaded += loadedFiles.size;
+  for (const rows of loadedFiles.values()) summary.rows += rows;
+  if (options.resources && seen && seen.size > 0) await options.resources.record(seen.list());
+  if (options.recordRejected !== false) {
+    await stores.status.clearRejected([...loadedFiles.keys()]);
+    for (const r of summary.rejected) {
+      const hints = folderHints(r.file);
+      await stores.status.recordRejected(
+        {
+          file: r.file,
+          reason: r.reason ?? r.message,
+          ...(r.line !== undefined ? { line: r.line } : {}),
+          ...(r.column ? { column: r.column } : {}),
+          ...((hints.owner ?? channelHint(r.file)) ? { owner: (hints.owner ?? channelHint(r.file)) as string } : {}),
+          ...(hints.type ? { reportType: hints.type } : {}),
+          at: now().toISOString(),
+        },
+        now(),
+      );
+    }
+  }
   summary.seconds = (performance.now() - started) / 1000;
   return summary;
-}
-
-/** Rewrites every block holding one of `months`, for each variant kept per block, from the stored month cubes. */
-async function writeBlocks(repo: FactRepository, def: FamilyDef, channel: string, months: ReadonlySet<string>) {
-  const blocks = blocksHolding(months);
-  const spanned = blocks.flatMap(blockMonths).sort();
-  const only = [...familyMeasures(def)].map((m) => MEASURE_INDEX[m]).sort((a, b) => a - b);
-  for (const v of variantsOf(def)) {
-    if (!v.periods.includes('block')) continue;
-    const address = { family: def.code, channel, variant: v.name };
-    const stored = await repo.read(address, `M#${spanned[0]}`, `M#${spanned[spanned.length - 1]}`, newReadStats());
-    const byMonth = new Map(stored.map(({ period, cube }) => [period.slice(2), { ...asCube(cube), measures: only }]));
-    await repo.replace(blockCubes(v.grain, byMonth, blocks, only).map((c) => ({ ...address, ...c })));
-  }
-}
-
-/** Collects, per owner, the videos and playlists the loaded facts name. */
-class ResourceCollector {
-  private readonly byOwner = new Map<
-    string,
-    SeenResources & { videos: Map<string, string>; playlists: Map<string, string>; claimed: Set<string> }
-  >();
-
-  get size(): number {
-    return this.byOwner.size;
-  }
-
-  add(family: FamilyDef, owner: string, facts: readonly FactRow[]): void {
-    const type = family.owner;
-    const key = `${type}:${owner}`;
-    let entry = this.byOwner.get(key);
-    if (!entry) {
-      entry = { owner: { type, id: owner }, videos: new Map(), playlists: new Map(), claimed: new Set() };
-      this.byOwner.set(key, entry);
-    }
-    for (const f of facts) {
-      const channel = type === 'channel' ? owner : (f.dims.channel ?? '');
-      const video = f.dims.video;
-      if (video) {
-        entry.videos.set(video, channel);
-        if (f.dims.claimedStatus === 'claimed') entry.claimed.add(video);
-      }
-      const playlist = f.dims.playlist;
-      if (playlist) entry.playlists.set(playlist, channel);
-    }
-  }
-
-  list(): SeenResources[] {
-    return [...this.byOwner.values()];
-  }
-}
-
-type Address = Parameters<FactRepository['remove']>[0][number];
-const addressKey = (a: Address) => `${a.variant}|${a.partition ?? ''}|${a.period}`;
-const partitionList = <T>(list: readonly T[], test: (t: T) => boolean): [T[], T[]] => [
-  list.filter(test),
-  list.filter((t) => !test(t)),
-];
-
-/** Computes a month's cubes (reading what it needs); the returned function stores them. */
-async function prepareMonth(
-  repo: FactRepository,
-  def: FamilyDef,
-  channel: string,
-  month: string,
-  batch: ReadonlyMap<string, { facts: FactRow[]; file: ParsedDayFile }>,
-  now: Date,
-): Promise<() => Promise<void>> {
-  const family = def.code;
-  const only = [...familyMeasures(def)].map((m) => MEASURE_INDEX[m]).sort((a, b) => a - b);
-  const manifest: MonthManifest = (await repo.readManifest(family, channel, month)) ?? { partitions: {}, days: {} };
-  // Days stored earlier and not restated by this batch come back as their full-day cubes.
-  const full = fullDayOf(def);
-  const fullDays = new Map<string, Cube>();
-  const storedDays = Object.keys(manifest.days).filter((d) => !batch.has(d));
-  if (storedDays.length > 0) {
-    const stored = await repo.read(
-      { family, channel, variant: full.name },
-      `D#${month}-01`,
-      `D#${month}-31`,
-      newReadStats(),
-    );
-    for (const { period, cube } of stored) {
-      const day = period.slice(2);
-      if (!batch.has(day)) fullDays.set(day, { ...asCube(cube), measures: only });
-    }
-  }
-  for (const [day, { facts }] of batch) fullDays.set(day, rollup(facts, full.grain, only));
-  const computed = monthCubes(def, month, fullDays, new Set(batch.keys()), only);
-  const writes = computed.cubes.map((c) => ({ family, channel, ...c }));
-  const removals: Parameters<FactRepository['remove']>[0][number][] = [];
-  for (const v of variantsOf(def)) {
-    if (!v.partitionBy || !v.periods.includes('month')) continue;
-    const values = new Set(computed.partitions[v.name] ?? []);
-    const stale = (manifest.partitions[v.name] ?? []).filter((value) => !values.has(value));
-    removals.push(
-      ...stale.map((value) => ({ family, channel, variant: v.name, partition: value, period: `M#${month}` })),
-    );
-    manifest.partitions[v.name] = [...values];
-  }
-  // Cubes stored in several chunks last time may need fewer now: clear the extra chunks of those being rewritten.
-  const rewritten = new Set(writes.map(addressKey));
-  const [redo, keep] = partitionList(manifest.chunked ?? [], (a) => rewritten.has(addressKey(a)));
-  removals.push(...redo);
-  for (const [day, { file, facts }] of batch) {
-    manifest.days[day] = {
-      file: path.basename(file.file),
-      rows: facts.length,
-      reportType: file.reportType,
-      loadedAt: now.toISOString(),
-    };
-  }
-  return async () => {
-    await repo.remove(removals);
-    manifest.chunked = [...keep, ...(await repo.write(writes))];
-    await repo.writeManifest(family, channel, month, manifest);
-  };
 }

@@ -51,17 +51,17 @@ export const dimAttribute = (d: GrainDim) => `k_${d}`;
 export const measureAttribute = (m: string) => `m_${m}`;
 
 // First byte of a column: its coding, plus DEFLATED when the rest is deflated.
-const CONSTANT = 0;
-const VARINT = 1;
-const FLOAT64 = 2;
-const DECIMAL = 3;
-const DEFLATED = 0x80;
+export const CONSTANT = 0;
+export const VARINT = 1;
+export const FLOAT64 = 2;
+export const DECIMAL = 3;
+export const DEFLATED = 0x80;
 /** Below this many bytes deflate rarely pays for its call. */
 const DEFLATE_FROM = 48;
 /** Deflated only when that saves at least this share: every read of a deflated column pays for an inflate call. */
 const DEFLATE_GAIN = 1 / 8;
 /** Integers up to this size are stored as varints (zigzag doubles them; 2^53 is the safe limit). */
-const MAX_VARINT_INT = 2 ** 50;
+export const MAX_VARINT_INT = 2 ** 50;
 /** Decimals have at most this many places (the exports' watch minutes have six, revenue two). */
 const MAX_SCALE = 9;
 /**
@@ -70,9 +70,12 @@ const MAX_SCALE = 9;
  */
 const SUM_NOISE = 2 ** -36;
 
-class ByteWriter {
-  private buf = new Uint8Array(256);
+export class ByteWriter {
+  private buf: Uint8Array;
   length = 0;
+  constructor(capacity = 256) {
+    this.buf = new Uint8Array(capacity);
+  }
   private room(n: number) {
     if (this.length + n <= this.buf.length) return;
     const next = new Uint8Array(Math.max(this.buf.length * 2, this.length + n));
@@ -103,7 +106,7 @@ class ByteWriter {
   }
 }
 
-class ByteReader {
+export class ByteReader {
   at = 0;
   constructor(readonly buf: Uint8Array) {}
   varint(): number {
@@ -119,11 +122,11 @@ class ByteReader {
   }
 }
 
-/** `coding` then `payload`, deflated when that is smaller. */
-function column(coding: number, payload: Uint8Array, level = 6): Uint8Array {
+/** `coding` then `payload`, deflated when that is smaller (tried from `from` bytes on). */
+export function column(coding: number, payload: Uint8Array, level = 6, from = DEFLATE_FROM): Uint8Array {
   let body = payload;
   let flag = 0;
-  if (payload.length >= DEFLATE_FROM) {
+  if (payload.length >= from) {
     const packed = deflateRawSync(payload, { level });
     if (packed.length <= payload.length * (1 - DEFLATE_GAIN)) {
       body = packed;
@@ -137,17 +140,17 @@ function column(coding: number, payload: Uint8Array, level = 6): Uint8Array {
 }
 
 /** The coding and the payload of a stored column. */
-function open(bytes: Uint8Array): { coding: number; payload: Uint8Array } {
+export function open(bytes: Uint8Array): { coding: number; payload: Uint8Array } {
   const first = bytes[0] as number;
   const rest = bytes.subarray(1);
   return { coding: first & ~DEFLATED, payload: first & DEFLATED ? inflateRawSync(rest) : rest };
 }
 
-function encodeDim(rows: readonly CubeRow[], c: number): Uint8Array {
+/** A grain column: its values' dictionary (in order of first appearance) and each row's index in it. */
+export function encodeDim(values: readonly string[]): Uint8Array {
   const ids = new Map<string, number>();
   const indices = new ByteWriter();
-  for (const r of rows) {
-    const value = r.key[c] as string;
+  for (const value of values) {
     let id = ids.get(value);
     if (id === undefined) {
       id = ids.size;
@@ -166,7 +169,7 @@ function encodeDim(rows: readonly CubeRow[], c: number): Uint8Array {
   return column(0, out.done());
 }
 
-function decodeDim(bytes: Uint8Array, n: number): KeyColumn {
+export function decodeDim(bytes: Uint8Array, n: number): KeyColumn {
   const { payload } = open(bytes);
   const r = new ByteReader(payload);
   const count = r.varint();
@@ -282,7 +285,7 @@ function decimalScale(values: Float64Array): number | undefined {
 const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
 
 /** The float64s as little-endian bytes (the platform's own order on every platform Lambda runs). */
-function littleEndian(values: Float64Array): Uint8Array {
+export function littleEndian(values: Float64Array): Uint8Array {
   if (LITTLE_ENDIAN) return new Uint8Array(values.buffer, values.byteOffset, values.byteLength);
   const out = new Uint8Array(values.byteLength);
   const view = new DataView(out.buffer);
@@ -290,7 +293,7 @@ function littleEndian(values: Float64Array): Uint8Array {
   return out;
 }
 
-function decodeMeasure(bytes: Uint8Array, n: number): Float64Array {
+export function decodeMeasure(bytes: Uint8Array, n: number): Float64Array {
   const { coding, payload } = open(bytes);
   const out = new Float64Array(n);
   if (coding === CONSTANT) {
@@ -315,7 +318,7 @@ export function encodeCube(cube: Cube): CubeAttributes {
   const attributes: CubeAttributes = { [HEADER]: JSON.stringify({ g: cube.grain, n: cube.rows.length }) };
   if (cube.rows.length === 0) return attributes;
   cube.grain.forEach((d, c) => {
-    attributes[dimAttribute(d)] = encodeDim(cube.rows, c);
+    attributes[dimAttribute(d)] = encodeDim(cube.rows.map((r) => r.key[c] as string));
   });
   for (const j of cube.measures ?? MEASURES.map((_, i) => i)) {
     const bytes = encodeMeasure(cube.rows, j);

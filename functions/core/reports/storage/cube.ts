@@ -106,6 +106,17 @@ export function videoBucket(video: string): string {
   return `b${String((h >>> 0) % VIDEO_BUCKETS).padStart(3, '0')}`;
 }
 
+/**
+ * The by-bucket variants of a month are stored per group of buckets, not per bucket, so loading a day writes a few
+ * group items rather than 256 bucket items, while a report still reads only its bucket (a projection): `vb` (every
+ * fact, one item per group and day) in 16 groups of 16 buckets, `vd` (by video and day, small) in 4 groups of 64.
+ */
+export const bucketsPerGroup = (variant: string): number => (variant === 'vd' ? 64 : 16);
+
+/** The group (`g00`, …) of a bucket (`b000` … `b255`) for a variant. */
+export const groupOfBucket = (variant: string, bucket: string): string =>
+  `g${String(Math.floor(Number(bucket.slice(1)) / bucketsPerGroup(variant))).padStart(2, '0')}`;
+
 /** The partition a fact belongs to ('' for none: a country outside every region, a channel-level row). */
 export function partitionValue(kind: PartitionKind, f: FactRow): string {
   const video = f.dims.video ?? '';
@@ -186,6 +197,20 @@ export function variantsOf(family: FamilyDef): readonly CubeVariant[] {
   variantCache.set(family.code, variants);
   return variants;
 }
+
+/**
+ * How a variant is stored. `flat`: one cube per period (day items, month items without `day`, blocks). `byDay`: a
+ * month variant with `day` in its grain (d, gd): one segment per day, several days to an item, so loading a day sets
+ * one attribute of the month's item. `grouped` (vd): the same per group of buckets, each day's segment a map of its
+ * buckets. `daily` (vb: every fact of the month, its largest variant): one item per group of buckets and day, each
+ * bucket an attribute, so loading a day writes that day's items and nothing else; a month reads its days' items.
+ */
+export type VariantLayout = 'flat' | 'byDay' | 'grouped' | 'daily';
+
+export const layoutOf = (v: CubeVariant): VariantLayout => {
+  if (v.partitionBy === 'videoBucket') return v.name === 'vb' ? 'daily' : 'grouped';
+  return v.periods.includes('month') && v.grain.includes('day') ? 'byDay' : 'flat';
+};
 
 /** The full-day variant of a family: the source of all others, and what a reload reads back. */
 export const fullDayOf = (family: FamilyDef): CubeVariant =>

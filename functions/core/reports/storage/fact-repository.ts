@@ -1,25 +1,34 @@
 /**
- * DynamoDB adapter for fact cubes (access patterns F1/F2 in core/db/keys.ts). Reads are contiguous Query ranges
- * (never a Scan); writes are idempotent replacements keyed by (family, channel, variant, partition, period).
+ * DynamoDB adapter for reading fact cubes (access pattern F1 in core/db/keys.ts). Reads are contiguous Query ranges
+ * (never a Scan) with a projection of the columns a report needs, and blocks of months by key. Ingest writes the
+ * cubes through fact-writer.ts; this module only reads the three layouts (cube.ts layoutOf):
+ *
+ * - flat: one cube per period. A cube larger than an item is stored as chunks: the first at the period's key, whose
+ *   header names the count (`c`) and the generation (`x`) of the others, at `<period>#<gen>#<i>`. Chunks of any other
+ *   generation are leftovers of a rewrite (in flight, or interrupted) and are skipped, so a reader sees one
+ *   generation whole.
+ * - byDay (d, gd) and grouped (vd, vb, in group items of 16 buckets): per month, one segment per day (unit-codec.ts),
+ *   the attribute `s<dd>` of the month's items; a report projects only the columns (and, grouped, the bucket) it
+ *   needs from each day.
  */
-import { GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { batchWriteAll } from '../../db/batch-write';
 import { keyReader } from '../../db/key-reader';
 import { keys } from '../../db/keys';
+import { queryPages } from '../../db/query-all';
 import type { TableContext } from '../../directory/directory-repository';
-import type { Cube } from './cube';
+import { FAMILY_BY_CODE } from '../catalog/families';
+import { MEASURE_INDEX } from '../catalog/metrics';
+import { type CubeVariant, groupOfBucket, layoutOf, type VariantLayout, variantsOf } from './cube';
 import {
   attributesSize,
   type CubeAttributes,
   type CubeColumns,
-  chunkCount,
   concatCubes,
   decodeCube,
-  encodeCube,
+  HEADER,
   projectionOf,
   type StoredCube,
-  withChunkCount,
 } from './cube-codec';
+import { decodeBlobs, decodeSegments, SEGMENT_ROWS, segmentDim, segmentMeasure } from './unit-codec';
 
 /** What a report read cost, for the bench and for logs. */
 export interface ReadStats {
@@ -43,68 +52,129 @@ export interface CubeAddress {
   readonly partition?: string;
 }
 
-/** A stored cube: its period is `D#yyyy-mm-dd` or `M#yyyy-mm`. */
+/** A stored cube: its period is `D#yyyy-mm-dd`, `M#yyyy-mm` or `B<n>#yyyy-mm`. */
 export interface PeriodCube {
   readonly period: string;
   readonly cube: StoredCube;
 }
 
-export interface MonthManifest {
-  /** Partition values written per partitioned variant (to remove the ones a reload no longer has). */
-  partitions: Record<string, string[]>;
-  /** Cubes of this month stored in more than one chunk. */
-  chunked?: (CubeAddress & { period: string })[];
-  /** Days loaded, with the file that supplied each. */
-  days: Record<string, { file: string; rows: number; reportType: string; loadedAt: string }>;
+/** What the first chunk of a flat cube says about the others. */
+export interface ChunkHeader {
+  /** How many chunks the cube has (1 when the header does not say). */
+  readonly chunks: number;
+  /** Their generation (absent for one chunk, and in chunks written by earlier releases). */
+  readonly gen?: string;
 }
 
-const MAX_CUBE_BYTES = 350 * 1024;
-
-/** Splits a cube whose encoding would exceed the item size limit into chunks that each fit. */
-function encodeChunks(cube: Cube): CubeAttributes[] {
-  const attributes = encodeCube(cube);
-  if (attributesSize(attributes) <= MAX_CUBE_BYTES || cube.rows.length < 2) return [attributes];
-  const half = Math.ceil(cube.rows.length / 2);
-  return [
-    ...encodeChunks({ grain: cube.grain, rows: cube.rows.slice(0, half) }),
-    ...encodeChunks({ grain: cube.grain, rows: cube.rows.slice(half) }),
-  ];
+export function chunkHeader(item: Readonly<Record<string, unknown>>): ChunkHeader {
+  const header = item[HEADER];
+  if (typeof header !== 'string' || !header.includes('"c"')) return { chunks: 1 };
+  const head = JSON.parse(header) as { c?: number; x?: string };
+  return { chunks: Number(head.c ?? 1), ...(head.x ? { gen: head.x } : {}) };
 }
 
-/** A ProjectionExpression (with its names) reading the sort key and the given cube columns. */
-function projection(columns: CubeColumns | undefined) {
-  if (!columns) return {};
-  const names = ['sk', ...projectionOf(columns)];
+/** `D#2026-07-01#gen#002` → `D#2026-07-01`; `M#2026-07#1` → `M#2026-07`. */
+export const basePeriod = (sk: string) => sk.split('#').slice(0, 2).join('#');
+
+/** The index of a chunk item of `period` of this generation (0 for the first), or -1 when it is not one. */
+export function chunkIndex(sk: string, period: string, header: ChunkHeader): number {
+  if (sk === period) return 0;
+  const rest = sk.slice(period.length + 1).split('#');
+  if (header.gen !== undefined) return rest.length === 2 && rest[0] === header.gen ? Number(rest[1]) : -1;
+  // Chunks of earlier releases: `<period>#<i>`.
+  return rest.length === 1 && /^\d+$/.test(rest[0] as string) ? Number(rest[0]) : -1;
+}
+
+/** A flat cube's chunk items (any order) as one cube: the first's generation only, in chunk order. */
+export function assembleChunks(period: string, items: readonly Record<string, unknown>[]): StoredCube | undefined {
+  const first = items.find((i) => String(i.sk) === period);
+  if (!first) return undefined;
+  const header = chunkHeader(first);
+  const ordered: (Record<string, unknown> | undefined)[] = new Array(header.chunks);
+  for (const item of items) {
+    const at = chunkIndex(String(item.sk), period, header);
+    if (at >= 0 && at < header.chunks) ordered[at] = item;
+  }
+  // A chunk gone missing: a cube being rewritten by a release before chunk generations. As if not stored.
+  if (ordered.some((item) => item === undefined)) return undefined;
+  return (ordered as Record<string, unknown>[]).map((item) => decodeCube(item)).reduce((a, b) => concatCubes(a, b));
+}
+
+/** The stored layout and grain of an address's variant (flat for variants this release does not define). */
+function variantOf(address: CubeAddress): { layout: VariantLayout; variant?: CubeVariant } {
+  const family = FAMILY_BY_CODE.get(address.family);
+  const variant = family ? variantsOf(family).find((v) => v.name === address.variant) : undefined;
+  return variant ? { layout: layoutOf(variant), variant } : { layout: 'flat' };
+}
+
+/** The partition key of an address: the by-bucket variants live in their bucket's group. */
+export function factPk(address: CubeAddress, layout: VariantLayout): string {
+  const byBucket = (layout === 'grouped' || layout === 'daily') && address.partition !== undefined;
+  return keys.factPartition(
+    address.family,
+    address.channel,
+    address.variant,
+    byBucket ? groupOfBucket(address.variant, address.partition as string) : address.partition,
+  );
+}
+
+/** The day attribute of a by-day item. */
+export const dayAttribute = (dd: string) => `s${dd}`;
+const DAYS = Array.from({ length: 31 }, (_, i) => String(i + 1).padStart(2, '0'));
+/** DynamoDB's limit on an expression, with some room. */
+const MAX_EXPRESSION = 3800;
+
+/** A ProjectionExpression (with its names) reading the sort key and the given attribute paths. */
+function projectionExpression(paths: readonly (readonly string[])[]) {
+  const names = new Map<string, string>();
+  const placeholder = (name: string) => {
+    let p = names.get(name);
+    if (!p) {
+      p = `#p${names.size}`;
+      names.set(name, p);
+    }
+    return p;
+  };
+  const expression = [['sk'], ...paths].map((path) => path.map(placeholder).join('.')).join(', ');
   return {
-    ProjectionExpression: names.map((_, i) => `#p${i}`).join(', '),
-    ExpressionAttributeNames: Object.fromEntries(names.map((name, i) => [`#p${i}`, name])),
+    ProjectionExpression: expression,
+    ExpressionAttributeNames: Object.fromEntries([...names].map(([name, p]) => [p, name])),
   };
 }
 
-const basePeriod = (sk: string) => sk.split('#').slice(0, 2).join('#');
+/**
+ * The paths a by-day read projects: for byDay variants every day's segment fields the columns need (rows,
+ * dimensions, measures), or whole segments when the columns are not given or make the expression too long; for
+ * grouped variants every day's blob of the bucket.
+ */
+function byDayPaths(variant: CubeVariant, field: string | undefined, columns: CubeColumns | undefined): string[][] {
+  if (field !== undefined) return DAYS.map((dd) => [dayAttribute(dd), field]);
+  if (!columns) return [];
+  const rest = variant.grain.filter((d) => d !== 'day');
+  const fields = [
+    SEGMENT_ROWS,
+    ...columns.dims.filter((d) => rest.includes(d)).map((d) => segmentDim(rest.indexOf(d))),
+    ...columns.measures.map((m) => segmentMeasure(MEASURE_INDEX[m])),
+  ];
+  const paths = DAYS.flatMap((dd) => fields.map((f) => [dayAttribute(dd), f]));
+  return projectionExpression(paths).ProjectionExpression.length > MAX_EXPRESSION ? [] : paths;
+}
+
+/** Bytes of what an item returned (binary and string values; map nesting counted by its names). */
+function returnedBytes(value: unknown): number {
+  if (value instanceof Uint8Array) return value.length;
+  if (typeof value === 'string') return value.length;
+  if (typeof value === 'number') return 8;
+  if (value && typeof value === 'object') {
+    let n = 0;
+    for (const [name, v] of Object.entries(value)) n += name.length + returnedBytes(v);
+    return n;
+  }
+  return 0;
+}
 
 export const dynamoFactRepository = ({ db, tableName }: TableContext) => {
   const reader = keyReader({ db, tableName });
-  const batchWrite = (requests: Record<string, unknown>[]) => batchWriteAll(db, tableName, requests);
-
-  /** Stores each cube as one item or several chunks; the number of items each took. */
-  const put = async (cubes: readonly (CubeAddress & { period: string; cube: Cube })[]): Promise<number[]> => {
-    const requests: Record<string, unknown>[] = [];
-    const counts = cubes.map((c) => {
-      const pk = keys.factPartition(c.family, c.channel, c.variant, c.partition);
-      const chunks = encodeChunks(c.cube);
-      // The first chunk says how many there are, so a read by key (readPeriods) knows what else to fetch.
-      if (chunks.length > 1) chunks[0] = withChunkCount(chunks[0] as CubeAttributes, chunks.length);
-      chunks.forEach((attributes, i) => {
-        requests.push({
-          PutRequest: { Item: { pk, sk: i === 0 ? c.period : `${c.period}#${i}`, entity: 'FactCube', ...attributes } },
-        });
-      });
-      return chunks.length;
-    });
-    await batchWrite(requests);
-    return counts;
-  };
 
   /** Cube items by key (in no particular order), counted as a Query's items are: sort key and columns. */
   const getMany = async (
@@ -126,28 +196,140 @@ export const dynamoFactRepository = ({ db, tableName }: TableContext) => {
     return items;
   };
 
-  /** The keys of every stored chunk of one cube (one page: a cube has a few chunks at most). */
-  const chunkKeys = async (c: CubeAddress & { period: string }): Promise<Record<string, unknown>[]> => {
-    const found = await db.send(
-      new QueryCommand({
+  /** Every item of pk with a sort key in [from, to], page after page. */
+  const queryRange = async (
+    pk: string,
+    from: string,
+    to: string,
+    stats: ReadStats,
+    projection: Record<string, unknown>,
+    onItem: (item: Record<string, unknown>) => void,
+  ) => {
+    await queryPages(
+      db,
+      {
         TableName: tableName,
         KeyConditionExpression: 'pk = :pk AND sk BETWEEN :from AND :to',
-        ExpressionAttributeValues: {
-          ':pk': keys.factPartition(c.family, c.channel, c.variant, c.partition),
-          ':from': c.period,
-          ':to': `${c.period}#~`,
-        },
-        ProjectionExpression: 'pk, sk',
-        ConsistentRead: true,
-      }),
+        ExpressionAttributeValues: { ':pk': pk, ':from': from, ':to': to },
+        ...projection,
+      },
+      (items) => {
+        stats.queries++;
+        for (const item of items) {
+          stats.items++;
+          onItem(item);
+        }
+      },
     );
-    return found.Items ?? [];
+  };
+
+  const readFlat = async (
+    pk: string,
+    fromSk: string,
+    toSk: string,
+    stats: ReadStats,
+    columns: CubeColumns | undefined,
+  ): Promise<PeriodCube[]> => {
+    const byPeriod = new Map<string, Record<string, unknown>[]>();
+    const projection = columns ? projectionExpression(projectionOf(columns).map((n) => [n])) : {};
+    await queryRange(pk, fromSk, `${toSk}#~`, stats, projection, (item) => {
+      stats.bytes += attributesSize(item as CubeAttributes);
+      const period = basePeriod(String(item.sk));
+      const list = byPeriod.get(period);
+      if (list) list.push(item);
+      else byPeriod.set(period, [item]);
+    });
+    const out: PeriodCube[] = [];
+    for (const [period, items] of byPeriod) {
+      const cube = assembleChunks(period, items);
+      if (cube) out.push({ period, cube });
+    }
+    return out.sort((a, b) => (a.period < b.period ? -1 : a.period > b.period ? 1 : 0));
+  };
+
+  const readByDay = async (
+    pk: string,
+    variant: CubeVariant,
+    field: string | undefined,
+    fromSk: string,
+    toSk: string,
+    stats: ReadStats,
+    columns: CubeColumns | undefined,
+  ): Promise<PeriodCube[]> => {
+    const paths = byDayPaths(variant, field, columns);
+    const segments = new Map<string, { day: string; map: Record<string, unknown> }[]>();
+    const blobs = new Map<string, { day: string; bytes: Uint8Array }[]>();
+    await queryRange(pk, fromSk, `${toSk}#~`, stats, paths.length > 0 ? projectionExpression(paths) : {}, (item) => {
+      const month = String(item.sk).slice(2, 9);
+      for (const dd of DAYS) {
+        const segment = item[dayAttribute(dd)] as Record<string, unknown> | undefined;
+        if (!segment) continue;
+        const day = `${month}-${dd}`;
+        if (field === undefined) {
+          stats.bytes += returnedBytes(segment);
+          const list = segments.get(month) ?? [];
+          list.push({ day, map: segment });
+          segments.set(month, list);
+          continue;
+        }
+        const bytes = segment[field] as Uint8Array | undefined;
+        if (!bytes) continue;
+        stats.bytes += bytes.length;
+        const list = blobs.get(month) ?? [];
+        list.push({ day, bytes });
+        blobs.set(month, list);
+      }
+    });
+    const byDay = <T extends { day: string }>(list: T[]) =>
+      list.sort((a, b) => (a.day < b.day ? -1 : a.day > b.day ? 1 : 0));
+    const wanted = columns
+      ? { dims: columns.dims, measures: columns.measures.map((m) => MEASURE_INDEX[m]) }
+      : undefined;
+    const months = [...new Set([...segments.keys(), ...blobs.keys()])].sort();
+    return months.map((month) => ({
+      period: `M#${month}`,
+      cube:
+        field === undefined
+          ? decodeSegments(variant.grain, byDay(segments.get(month) ?? []))
+          : decodeBlobs(variant.grain, byDay(blobs.get(month) ?? []), wanted),
+    }));
+  };
+
+  /** A daily variant's bucket over the months [fromSk, toSk]: its days' items, the bucket's attribute of each. */
+  const readDaily = async (
+    pk: string,
+    variant: CubeVariant,
+    field: string,
+    fromSk: string,
+    toSk: string,
+    stats: ReadStats,
+    columns: CubeColumns | undefined,
+  ): Promise<PeriodCube[]> => {
+    const blobs = new Map<string, { day: string; bytes: Uint8Array }[]>();
+    const from = `D#${fromSk.slice(2, 9)}-01`;
+    const to = `D#${toSk.slice(2, 9)}-31#~`;
+    await queryRange(pk, from, to, stats, projectionExpression([[field]]), (item) => {
+      const bytes = item[field] as Uint8Array | undefined;
+      if (!bytes) return;
+      stats.bytes += bytes.length;
+      const day = String(item.sk).slice(2, 12);
+      const list = blobs.get(day.slice(0, 7)) ?? [];
+      list.push({ day, bytes });
+      blobs.set(day.slice(0, 7), list);
+    });
+    const wanted = columns
+      ? { dims: columns.dims, measures: columns.measures.map((m) => MEASURE_INDEX[m]) }
+      : undefined;
+    return [...blobs.keys()].sort().map((month) => ({
+      period: `M#${month}`,
+      cube: decodeBlobs(variant.grain, blobs.get(month) ?? [], wanted),
+    }));
   };
 
   return {
     /**
-     * Cubes of one variant/partition whose period lies in [fromSk, toSk], in period order (chunks merged). With
-     * `columns`, only those grain dimensions and measures are read (see decodeCube).
+     * Cubes of one variant/partition whose period lies in [fromSk, toSk], in period order. With `columns`, only
+     * those grain dimensions and measures are read (see decodeCube).
      */
     async read(
       address: CubeAddress,
@@ -156,37 +338,18 @@ export const dynamoFactRepository = ({ db, tableName }: TableContext) => {
       stats: ReadStats,
       columns?: CubeColumns,
     ): Promise<PeriodCube[]> {
-      const pk = keys.factPartition(address.family, address.channel, address.variant, address.partition);
-      const out: PeriodCube[] = [];
-      let ExclusiveStartKey: Record<string, unknown> | undefined;
-      do {
-        const page = await db.send(
-          new QueryCommand({
-            TableName: tableName,
-            KeyConditionExpression: 'pk = :pk AND sk BETWEEN :from AND :to',
-            ExpressionAttributeValues: { ':pk': pk, ':from': fromSk, ':to': `${toSk}#~` },
-            ...projection(columns),
-            ExclusiveStartKey,
-          }),
-        );
-        stats.queries++;
-        for (const item of page.Items ?? []) {
-          stats.items++;
-          stats.bytes += attributesSize(item as CubeAttributes);
-          const period = basePeriod(String(item.sk));
-          const cube = decodeCube(item);
-          const last = out[out.length - 1];
-          if (last && last.period === period) out[out.length - 1] = { period, cube: concatCubes(last.cube, cube) };
-          else out.push({ period, cube });
-        }
-        ExclusiveStartKey = page.LastEvaluatedKey;
-      } while (ExclusiveStartKey);
-      return out;
+      const { layout, variant } = variantOf(address);
+      const pk = factPk(address, layout);
+      if (layout === 'flat' || !variant) return readFlat(pk, fromSk, toSk, stats, columns);
+      if (layout === 'daily' && address.partition !== undefined)
+        return readDaily(pk, variant, address.partition, fromSk, toSk, stats, columns);
+      const field = layout === 'grouped' ? address.partition : undefined;
+      return readByDay(pk, variant, field, fromSk, toSk, stats, columns);
     },
 
     /**
-     * The cubes of one variant/partition at the given periods, by key in one BatchGetItem (a Query each would cost a
-     * request each): blocks of months, which are not contiguous. Periods not stored are absent from the map.
+     * The cubes of one flat variant/partition at the given periods, by key in one BatchGetItem (a Query each would
+     * cost a request each): blocks of months, which are not contiguous. Periods not stored are absent from the map.
      */
     async readPeriods(
       address: CubeAddress,
@@ -195,101 +358,39 @@ export const dynamoFactRepository = ({ db, tableName }: TableContext) => {
       columns?: CubeColumns,
     ): Promise<Map<string, StoredCube>> {
       const pk = keys.factPartition(address.family, address.channel, address.variant, address.partition);
-      const items = await getMany(
+      const firsts = await getMany(
         periods.map((sk) => ({ pk, sk })),
         stats,
         columns,
       );
       const out = new Map<string, StoredCube>();
-      const more: { period: string; chunks: number }[] = [];
-      for (const item of items) {
+      const more: { period: string; first: Record<string, unknown>; header: ChunkHeader }[] = [];
+      for (const item of firsts) {
         const period = String(item.sk);
-        out.set(period, decodeCube(item));
-        const chunks = chunkCount(item as CubeAttributes);
-        if (chunks > 1) more.push({ period, chunks });
+        const header = chunkHeader(item);
+        if (header.chunks > 1) more.push({ period, first: item, header });
+        else out.set(period, decodeCube(item));
       }
       if (more.length > 0) {
         const rest = await getMany(
-          more.flatMap(({ period, chunks }) =>
-            Array.from({ length: chunks - 1 }, (_, i) => ({ pk, sk: `${period}#${i + 1}` })),
+          more.flatMap(({ period, header }) =>
+            Array.from({ length: header.chunks - 1 }, (_, i) => ({
+              pk,
+              sk: header.gen ? keys.factChunkSk(period, header.gen, i + 1) : `${period}#${i + 1}`,
+            })),
           ),
           stats,
           columns,
         );
-        const bySk = new Map(rest.map((item) => [String(item.sk), item]));
-        for (const { period, chunks } of more) {
-          const tail = Array.from({ length: chunks - 1 }, (_, i) => bySk.get(`${period}#${i + 1}`));
-          // A chunk gone missing (a rewrite in progress): the period is left out, as if not stored.
-          if (tail.some((chunk) => chunk === undefined)) out.delete(period);
-          else
-            out.set(
-              period,
-              tail.reduce(
-                (cube, chunk) => concatCubes(cube, decodeCube(chunk as Record<string, unknown>)),
-                out.get(period) as StoredCube,
-              ),
-            );
+        for (const { period, first } of more) {
+          const cube = assembleChunks(period, [
+            first,
+            ...rest.filter((item) => basePeriod(String(item.sk)) === period),
+          ]);
+          if (cube) out.set(period, cube);
         }
       }
       return out;
-    },
-
-    /**
-     * Writes cubes, replacing what was stored for the same address and period; returns those that needed more
-     * than one chunk (their extra chunks are removed before the next rewrite). Facts are
-     * derived data keyed deterministically, so these are upserts by design; BatchWriteItem takes no conditions.
-     */
-    async write(
-      cubes: readonly (CubeAddress & { period: string; cube: Cube })[],
-    ): Promise<(CubeAddress & { period: string })[]> {
-      const counts = await put(cubes);
-      return cubes.filter((_, i) => (counts[i] as number) > 1).map(({ cube: _cube, ...address }) => address);
-    },
-
-    /**
-     * Writes cubes like `write`, then removes the chunks a cube had beyond those it has now, so a cube that needs
-     * fewer chunks than before never reads stale ones (for cubes without a manifest to track them: the blocks).
-     */
-    async replace(cubes: readonly (CubeAddress & { period: string; cube: Cube })[]): Promise<void> {
-      const counts = await put(cubes);
-      const stale: Record<string, unknown>[] = [];
-      for (const [i, c] of cubes.entries()) {
-        for (const Key of await chunkKeys(c)) {
-          const chunk = String(Key.sk).slice(c.period.length + 1);
-          if (chunk !== '' && Number(chunk) >= (counts[i] as number)) stale.push({ DeleteRequest: { Key } });
-        }
-      }
-      // Chunks past the cube's end, of a period just rewritten; idempotent, so unconditional.
-      await batchWrite(stale);
-    },
-
-    /** Removes every chunk of the given cubes (a partition a reload no longer has, stale chunks). */
-    async remove(cubes: readonly (CubeAddress & { period: string })[]): Promise<void> {
-      const requests: Record<string, unknown>[] = [];
-      for (const c of cubes) {
-        for (const Key of await chunkKeys(c)) requests.push({ DeleteRequest: { Key } });
-      }
-      // Deleting derived items of a period being rewritten; idempotent, so unconditional.
-      await batchWrite(requests);
-    },
-
-    async readManifest(family: string, channel: string, month: string): Promise<MonthManifest | undefined> {
-      const out = await db.send(
-        new GetCommand({ TableName: tableName, Key: keys.factManifest(family, channel, month), ConsistentRead: true }),
-      );
-      return out.Item ? (out.Item.manifest as MonthManifest) : undefined;
-    },
-
-    async writeManifest(family: string, channel: string, month: string, manifest: MonthManifest): Promise<void> {
-      await db.send(
-        new PutCommand({
-          TableName: tableName,
-          Item: { ...keys.factManifest(family, channel, month), entity: 'FactManifest', manifest },
-          // Replaces the manifest of this month, and only ever a manifest.
-          ConditionExpression: 'attribute_not_exists(pk) OR entity = :entity',
-          ExpressionAttributeValues: { ':entity': 'FactManifest' },
-        }),
-      );
     },
   };
 };

@@ -1,0 +1,376 @@
+/**
+ * Loading days of one (report type, owner, month): the unit of work that never interleaves with another of the same
+ * month (a lease, lease-keeper.ts), and that an invocation dying half-way leaves finishable.
+ *
+ * 1. Take the month's lease. Read the manifest; if it names a load in flight (a holder died), finish it first.
+ * 2. Skip days whose stored file is newer (createTime). Back up the previous full-day cube of each restated day
+ *    (`O#<day>`): the month's sums take it out again.
+ * 3. Write the manifest with the load marked pending (its version and days), conditionally on the version read.
+ * 4. Write (month-pipeline.ts): day cubes, by-day segments, the month root (stored + new − previous, exactly; marked
+ *    with the version last), the other month cubes.
+ * 5. Commit: the manifest at the new version, the days recorded, nothing pending; the month added to the months
+ *    whose blocks are due and to the owner's index; in one transaction that checks the lease. Remove the backups.
+ *
+ * An interrupted load is finished forward when every one of its days' full-day cubes is in place (each first chunk
+ * carries the version): the month root is recomputed from the stored cubes and the backups unless it already carries
+ * the version. Otherwise it is undone: the backups go back, the days' other cubes and segments are rewritten from
+ * them, days that were new are removed, and its chunks are cleared. Either way the month ends as one load of the
+ * surviving files would leave it; the interrupted file is retried (at-least-once delivery) and loads again.
+ */
+import { keys } from '../../db/keys';
+import type { FamilyDef } from '../catalog/families';
+import type { DayRecord, FactWriter, MonthManifest, PendingLoad } from '../storage/fact-writer';
+import { emptyManifest } from '../storage/fact-writer';
+import type { IngestStatusRepository } from '../storage/ingest-status-repository';
+import type { LeaseRepository } from '../storage/lease-repository';
+import { concatUnits, type Dicts, emptyUnitCube, type UnitCube } from '../storage/units';
+import type { DayFacts } from './day-facts';
+import { type HeldLease, holdLease, LeaseLost, type LeaseSettings } from './lease-keeper';
+import { type FamilyPlan, GroupReader, type PipelineDay, runPipeline } from './month-pipeline';
+
+export interface LoadStores {
+  readonly writer: FactWriter;
+  readonly leases: LeaseRepository;
+  readonly status: IngestStatusRepository;
+}
+
+export interface LoadDay {
+  readonly day: string;
+  readonly facts: DayFacts;
+  readonly record: DayRecord;
+}
+
+export interface MonthLoadResult {
+  /** Days written. */
+  readonly loaded: readonly string[];
+  /** Days not loaded: the stored file of the day is newer (createTime). */
+  readonly skipped: readonly { day: string; stored: string }[];
+  /** Whether an interrupted load was finished (or undone) first. */
+  readonly recovered: boolean;
+}
+
+/** The full-day cubes of stored days (or their backups), as facts a group at a time. */
+function storedFacts(writer: FactWriter, pk: string, period: string, plan: FamilyPlan, dicts: Dicts): DayFacts {
+  let reader: Promise<GroupReader | undefined> | undefined;
+  return {
+    grain: plan.full.grain,
+    measures: plan.measures,
+    rows: 0,
+    async group(g) {
+      reader ??= writer
+        .openCube({ pk }, period, dicts, plan.measures)
+        .then((cube) => (cube ? new GroupReader(cube.chunks) : undefined));
+      const parts = (await (await reader)?.take(g)) ?? [];
+      return parts.length === 0 ? emptyUnitCube(plan.full.grain, dicts, plan.measures) : concatUnits(parts);
+    },
+    close: () => undefined,
+  };
+}
+
+/** Where a load writes: one (report type, owner, month), its cube plan and the dictionaries of the load. */
+interface MonthTarget {
+  readonly family: FamilyDef;
+  readonly plan: FamilyPlan;
+  readonly owner: string;
+  readonly month: string;
+  readonly dicts: Dicts;
+}
+
+/**
+ * A load's writes (month-pipeline.ts) at version `ver`: `days` written; the month root (when `root` is given) from the
+ * stored one, plus the days when `addDays`, minus the backed-up previous cubes of `subtract`.
+ */
+async function writeLoad(
+  writer: FactWriter,
+  target: MonthTarget,
+  ver: number,
+  days: readonly PipelineDay[],
+  root: { stored?: AsyncIterable<UnitCube>; addDays: boolean; subtract: readonly string[] } | undefined,
+  manifest: MonthManifest,
+  held: HeldLease,
+  undo?: { removeDays: readonly string[]; gen: string },
+) {
+  const { family, plan, owner, dicts } = target;
+  const fullPk = keys.factPartition(family.code, owner, plan.full.name);
+  await runPipeline(
+    writer,
+    {
+      ...target,
+      gen: undo?.gen ?? `v${ver}`,
+      ver,
+      days,
+      ...(undo ? { removeDays: undo.removeDays } : {}),
+      ...(root
+        ? {
+            root: {
+              ...(root.stored ? { stored: root.stored } : {}),
+              addDays: root.addDays ? days.map((_, i) => i) : [],
+              add: [],
+              subtract: root.subtract.map((day) => storedFacts(writer, fullPk, keys.factBackupSk(day), plan, dicts)),
+            },
+          }
+        : {}),
+    },
+    manifest,
+    held.guard,
+  );
+}
+
+/**
+ * Loads `days` (each one day's facts of this owner and family) into `month`. Throws LeaseBusy when another load
+ * holds the month past the wait, LeaseLost when the lease was lost meanwhile; both leave the month finishable.
+ */
+export async function loadMonth(
+  stores: LoadStores,
+  family: FamilyDef,
+  plan: FamilyPlan,
+  owner: string,
+  month: string,
+  days: readonly LoadDay[],
+  options: { holder: string; lease: LeaseSettings; now: () => Date; dicts: Dicts },
+): Promise<MonthLoadResult> {
+  const { dicts } = options;
+  const { writer, leases } = stores;
+  const target: MonthTarget = { family, plan, owner, month, dicts };
+  const held = await holdLease(leases, keys.monthLease(family.code, owner, month), options.holder, options.lease);
+  try {
+    let manifest = (await writer.readManifest(family.code, owner, month)) ?? emptyManifest();
+    let recovered = false;
+    if (manifest.pending) {
+      await finishInterrupted(stores, family, plan, owner, month, manifest, held, dicts);
+      manifest = (await writer.readManifest(family.code, owner, month)) ?? emptyManifest();
+      recovered = true;
+    }
+    const skipped: { day: string; stored: string }[] = [];
+    const accepted = days.filter((d) => {
+      const stored = manifest.days[d.day]?.createTime;
+      if (stored !== undefined && d.record.createTime !== undefined && d.record.createTime < stored) {
+        skipped.push({ day: d.day, stored });
+        return false;
+      }
+      return true;
+    });
+    if (accepted.length === 0) return { loaded: [], skipped, recovered };
+
+    const ver = manifest.ver + 1;
+    const rebuild = manifest.legacy === true;
+    const fullPk = keys.factPartition(family.code, owner, plan.full.name);
+    const backedUp: string[] = [];
+    if (!rebuild) {
+      for (const d of accepted) {
+        if (manifest.days[d.day] !== undefined && (await writer.backupDay(fullPk, d.day, held.guard)))
+          backedUp.push(d.day);
+      }
+    }
+    const records = Object.fromEntries(accepted.map((d) => [d.day, d.record]));
+    const pending: PendingLoad = {
+      ver,
+      days: accepted.map((d) => d.day),
+      backedUp,
+      records,
+      startedAt: options.now().toISOString(),
+      ...(rebuild ? { rebuild: true } : {}),
+    };
+    await writeOrLose(
+      stores,
+      family,
+      owner,
+      month,
+      { ...manifest, pending },
+      { ver: manifest.ver, pending: undefined },
+      held,
+    );
+
+    // A month of an earlier release is rebuilt from all its days: the others' segments are written again too.
+    const others = rebuild
+      ? Object.keys(manifest.days)
+          .filter((day) => !records[day])
+          .map((day) => ({
+            day,
+            facts: storedFacts(writer, fullPk, keys.factDaySk(day), plan, dicts),
+            writeFull: false,
+          }))
+      : [];
+    const loadDays = [...accepted.map((d) => ({ day: d.day, facts: d.facts, writeFull: true })), ...others];
+    const root = rebuild
+      ? undefined
+      : await writer.openCube(
+          { pk: keys.factPartition(family.code, owner, plan.root.name) },
+          keys.factMonthSk(month),
+          dicts,
+          plan.measures,
+        );
+    await writeLoad(
+      writer,
+      target,
+      ver,
+      loadDays,
+      { ...(root ? { stored: root.chunks } : {}), addDays: true, subtract: backedUp },
+      manifest,
+      held,
+    );
+    await commit(stores, family, owner, month, manifest, pending, held);
+    await removeBackups(writer, fullPk, backedUp, held);
+    return { loaded: accepted.map((d) => d.day), skipped, recovered };
+  } finally {
+    await held.release();
+  }
+}
+
+async function writeOrLose(
+  stores: LoadStores,
+  family: FamilyDef,
+  owner: string,
+  month: string,
+  manifest: MonthManifest,
+  expected: { ver: number; pending: number | undefined },
+  held: HeldLease,
+  also: readonly Record<string, unknown>[] = [],
+) {
+  held.guard();
+  const ok = await stores.writer.writeManifest(
+    family.code,
+    owner,
+    month,
+    manifest,
+    expected,
+    held.lease,
+    stores.leases,
+    also,
+  );
+  if (!ok) throw new LeaseLost(keys.monthLease(family.code, owner, month));
+}
+
+/** The manifest at the load's version with its days, nothing pending; the month's blocks due; the owner indexed. */
+async function commit(
+  stores: LoadStores,
+  family: FamilyDef,
+  owner: string,
+  month: string,
+  manifest: MonthManifest,
+  pending: PendingLoad,
+  held: HeldLease,
+) {
+  const { pending: _done, legacy: _legacy, ...rest } = manifest;
+  const next: MonthManifest = { ...rest, ver: pending.ver, days: { ...manifest.days, ...pending.records } };
+  const hasData = Object.values(next.days).some((d) => d.rows > 0);
+  await writeOrLose(stores, family, owner, month, next, { ver: manifest.ver, pending: pending.ver }, held, [
+    stores.writer.blocksDue(family.code, owner, month),
+    ...(hasData ? [stores.status.ownerLoaded(owner, family.code, family.owner, month)] : []),
+  ]);
+}
+
+async function removeBackups(writer: FactWriter, fullPk: string, days: readonly string[], held: HeldLease) {
+  for (const day of days) {
+    const period = keys.factBackupSk(day);
+    const items = await writer.queryItems(fullPk, period, `${period}#~`, 'pk, sk');
+    await writer.deleteKeys(
+      items.map((i) => ({ pk: String(i.pk), sk: String(i.sk) })),
+      held.guard,
+    );
+  }
+}
+
+/** Finishes (or undoes) the load a manifest says is in flight; see the module comment. */
+async function finishInterrupted(
+  stores: LoadStores,
+  family: FamilyDef,
+  plan: FamilyPlan,
+  owner: string,
+  month: string,
+  manifest: MonthManifest,
+  held: HeldLease,
+  dicts: Dicts,
+) {
+  const { writer } = stores;
+  const target: MonthTarget = { family, plan, owner, month, dicts };
+  const pending = manifest.pending as PendingLoad;
+  const fullPk = keys.factPartition(family.code, owner, plan.full.name);
+  const rootPk = keys.factPartition(family.code, owner, plan.root.name);
+  const versionOf = async (pk: string, sk: string) => {
+    const cube = await writer.openCube({ pk }, sk, dicts, []);
+    return cube?.mv;
+  };
+  const complete = (await Promise.all(pending.days.map((day) => versionOf(fullPk, keys.factDaySk(day))))).every(
+    (v) => v === pending.ver,
+  );
+  const gen = `v${pending.ver}`;
+  if (complete) {
+    const rebuild = pending.rebuild === true;
+    const rootCube = rebuild
+      ? undefined
+      : await writer.openCube({ pk: rootPk }, keys.factMonthSk(month), dicts, plan.measures);
+    const applied = rootCube?.mv === pending.ver;
+    const days = (rebuild ? Object.keys({ ...manifest.days, ...pending.records }) : pending.days).map((day) => ({
+      day,
+      facts: storedFacts(writer, fullPk, keys.factDaySk(day), plan, dicts),
+      writeFull: false,
+    }));
+    await writeLoad(
+      writer,
+      target,
+      pending.ver,
+      days,
+      {
+        ...(rootCube ? { stored: rootCube.chunks } : {}),
+        addDays: !applied,
+        subtract: applied || rebuild ? [] : pending.backedUp,
+      },
+      manifest,
+      held,
+    );
+    await commit(stores, family, owner, month, manifest, pending, held);
+  } else {
+    // Undo: the previous full-day cubes back; the days' other cubes and segments from them; new days removed.
+    for (const day of pending.backedUp) {
+      const backup = keys.factBackupSk(day);
+      const items = await writer.queryItems(fullPk, backup, `${backup}#~`);
+      await writer.putItems(
+        items.map((item) => ({ ...item, sk: keys.factDaySk(day) + String(item.sk).slice(backup.length) })),
+        held.guard,
+      );
+    }
+    const fresh = pending.days.filter((day) => !pending.backedUp.includes(day));
+    await writeLoad(
+      writer,
+      target,
+      manifest.ver,
+      pending.backedUp.map((day) => ({
+        day,
+        facts: storedFacts(writer, fullPk, keys.factDaySk(day), plan, dicts),
+        writeFull: false,
+      })),
+      undefined,
+      manifest,
+      held,
+      // Its own generation: the day cubes rewritten from the backups neither overwrite live chunks in place nor
+      // fall under the clearing of the interrupted load's generation below.
+      { removeDays: fresh, gen: `u${pending.ver}` },
+    );
+    // Chunks the interrupted load wrote under its generation and never pointed to.
+    for (const day of pending.backedUp) {
+      for (const v of [plan.full, ...plan.day])
+        await writer.deleteKeys(
+          await writer
+            .staleChunks(keys.factPartition(family.code, owner, v.name), keys.factDaySk(day), undefined)
+            .then((all) => all.filter((k) => k.sk.includes(`#${gen}#`))),
+          held.guard,
+        );
+    }
+    await writer.deleteKeys(
+      (await writer.staleChunks(rootPk, keys.factMonthSk(month), undefined)).filter((k) => k.sk.includes(`#${gen}#`)),
+      held.guard,
+    );
+    const { pending: _undone, ...rest } = manifest;
+    await writeOrLose(
+      stores,
+      family,
+      owner,
+      month,
+      rest as MonthManifest,
+      { ver: manifest.ver, pending: pending.ver },
+      held,
+    );
+  }
+  await removeBackups(writer, fullPk, pending.backedUp, held);
+}

@@ -1,0 +1,620 @@
+/**
+ * Writes what loading some days of one month of one family and owner changes, a bucket group at a time (so memory
+ * holds one group of a large day, never the whole of it):
+ *
+ * - each day loaded: its day cubes (the full day `f`, and `v`, `g`, `t` rolled up from it) and its segment in every
+ *   by-day month variant (`d` and `gd` from `t` and `g`; `vd` and `vb` per video bucket from `v` and `f`);
+ * - the month: its by-video-and-slices cube (`vg`, the root: the full-day grain summed over the month's days) is the
+ *   stored one plus the new days' facts minus the previous versions of the days they replace, exactly (units.ts),
+ *   with per-row fact counts so rows and nulls come and go as they should; every other month cube (`g`, `v`, the
+ *   regional `vk`/`vs`/`vn`) is rolled up from the new root. So a load reads and writes one day's facts and the
+ *   month's cubes, never the month's other days.
+ *
+ * Write order (month-load.ts relies on it to finish or undo an interrupted load): chunks of new generations and
+ * segments as groups are done; then the first chunks of the day cubes (the full-day cubes marked with the load's
+ * version); then the month root's first chunk (marked too); then the other month cubes.
+ */
+
+import { keys } from '../../db/keys';
+import type { FamilyDef } from '../catalog/families';
+import { COUNTRY_REGIONS } from '../catalog/geo';
+import { bucketsPerGroup, type CubeVariant, fullDayOf, layoutOf, variantsOf } from '../storage/cube';
+import { ChunkRegistry, type FactWriter, type Guard, type MonthManifest } from '../storage/fact-writer';
+import { encodeBlob, encodeSegment, encodeToFit, segmentSize } from '../storage/unit-codec';
+import {
+  canonicalKeys,
+  canonicalOrder,
+  canonicalRadix,
+  concatUnits,
+  type Dicts,
+  EXACT_UNITS,
+  emptyUnitCube,
+  keyAt,
+  permute,
+  rollupSorted,
+  rollupUnits,
+  rowComparator,
+  sliceUnits,
+  type UnitCube,
+  UnitCubeBuilder,
+} from '../storage/units';
+import { type ByDayWrite, type DayPiece, dailyItems, ITEM_BYTES, writeByDay } from './by-day-items';
+import { BUCKETS_PER_STEP, type DayFacts, GROUPS } from './day-facts';
+
+/** The variants of a family by the part they play in a load. */
+export interface FamilyPlan {
+  readonly full: CubeVariant;
+  /** Day items besides the full day (t, g, v). */
+  readonly day: readonly CubeVariant[];
+  /** By-day month variants (d, gd), each with the day variant its segments are. */
+  readonly byDay: readonly { variant: CubeVariant; from: CubeVariant }[];
+  /** By-bucket month variants (vd grouped, vb daily), likewise. */
+  readonly grouped: readonly { variant: CubeVariant; from: CubeVariant }[];
+  /** The month's by-video-and-slices cube: the full-day grain, summed over the month. */
+  readonly root: CubeVariant;
+  /** The other month cubes, rolled up from the root. */
+  readonly month: readonly CubeVariant[];
+  /** Variants kept per block of months. */
+  readonly blocks: readonly CubeVariant[];
+  readonly measures: readonly number[];
+}
+
+const sameGrain = (a: readonly string[], b: readonly string[]) =>
+  a.length === b.length && a.every((d, i) => d === b[i]);
+
+export function planFamily(family: FamilyDef, measures: readonly number[]): FamilyPlan {
+  const variants = variantsOf(family);
+  const full = fullDayOf(family);
+  const day = variants.filter((v) => v.periods.includes('day') && v !== full);
+  const dayOf = (grain: readonly string[]) => {
+    const rest = grain.filter((d) => d !== 'day');
+    const found = [full, ...day].find((v) => sameGrain(v.grain, rest));
+    if (!found) throw new Error(`${family.code}: no day cube gives ${grain.join(',')}`);
+    return found;
+  };
+  const root = variants.find(
+    (v) => layoutOf(v) === 'flat' && v.periods.includes('month') && sameGrain(v.grain, full.grain),
+  );
+  if (!root) throw new Error(`${family.code}: no month cube of the full-day grain`);
+  return {
+    full,
+    day,
+    byDay: variants.filter((v) => layoutOf(v) === 'byDay').map((variant) => ({ variant, from: dayOf(variant.grain) })),
+    grouped: variants
+      .filter((v) => layoutOf(v) === 'grouped' || layoutOf(v) === 'daily')
+      .map((variant) => ({ variant, from: dayOf(variant.grain) })),
+    root,
+    month: variants.filter((v) => layoutOf(v) === 'flat' && v.periods.includes('month') && v !== root),
+    blocks: variants.filter((v) => v.periods.includes('block')),
+    measures,
+  };
+}
+
+/** The step (bucket group of 16) of each row of a cube in canonical order. */
+function stepAt(cube: UnitCube): (i: number) => number {
+  const v = cube.grain.indexOf('video');
+  if (v < 0) return () => 0;
+  const buckets = cube.dicts.of('video').buckets();
+  const codes = cube.keys[v] as Int32Array;
+  return (i) => {
+    const b = buckets[codes[i] as number] as number;
+    return b < 0 ? 0 : Math.floor(b / BUCKETS_PER_STEP);
+  };
+}
+
+/** Rows of stored chunks (in canonical order) handed out a bucket group at a time. */
+export class GroupReader {
+  private rest: UnitCube | undefined;
+  private readonly it: AsyncIterator<UnitCube>;
+  private done = false;
+
+  constructor(chunks: AsyncIterable<UnitCube>) {
+    this.it = chunks[Symbol.asyncIterator]();
+  }
+
+  /** The rows of group g (groups are asked for in order). */
+  async take(g: number): Promise<UnitCube[]> {
+    const out: UnitCube[] = [];
+    for (;;) {
+      if (!this.rest) {
+        if (this.done) return out;
+        const next = await this.it.next();
+        if (next.done) {
+          this.done = true;
+          return out;
+        }
+        this.rest = next.value;
+      }
+      const cube = this.rest;
+      const groupAt = stepAt(cube);
+      let end = 0;
+      while (end < cube.size && groupAt(end) <= g) end++;
+      if (end > 0 && groupAt(end - 1) < g) throw new Error('stored rows out of order');
+      if (end > 0) out.push(sliceUnits(cube, 0, end));
+      if (end < cube.size) {
+        this.rest = sliceUnits(cube, end, cube.size);
+        return out;
+      }
+      this.rest = undefined;
+    }
+  }
+}
+
+/**
+ * The root's rows of one group: stored rows (with their fact counts) plus the facts of `adds` minus those of
+ * `subtracts`, exactly. A row whose count falls to 0 is gone; a measure none of a row's facts has is null.
+ */
+export function mergeRoot(
+  grain: readonly string[],
+  dicts: Dicts,
+  measures: readonly number[],
+  stored: readonly UnitCube[],
+  adds: readonly UnitCube[],
+  subtracts: readonly UnitCube[],
+): UnitCube {
+  const width = measures.length;
+  const _k = grain.length;
+  const none: UnitCube = emptyUnitCube(grain, dicts, measures);
+  const held = stored.filter((c) => c.size > 0);
+  const base =
+    held.length === 0
+      ? { ...none, counts: new Float64Array(0), nulls: measures.map(() => new Float64Array(0)) }
+      : concatUnits(held);
+  if (!base.counts || !base.nulls) throw new Error('the stored month cube has no fact counts');
+  // The facts as one cube in canonical order, each row with its sign (+1 added, -1 taken out).
+  const parts = [...adds.map((c) => ({ c, sign: 1 })), ...subtracts.map((c) => ({ c, sign: -1 }))].filter(
+    (p) => p.c.size > 0,
+  );
+  let facts = parts.length === 0 ? none : concatUnits(parts.map((p) => p.c));
+  let signs = new Int8Array(facts.size);
+  let at = 0;
+  for (const p of parts) {
+    signs.fill(p.sign, at, at + p.c.size);
+    at += p.c.size;
+  }
+  if (parts.length > 1) {
+    const within = canonicalOrder(facts);
+    const order = Array.from({ length: facts.size }, (_, i) => i).sort((a, b) => within(a, b) || a - b);
+    facts = permute(facts, order);
+    signs = Int8Array.from(order, (i) => signs[i] as number);
+  }
+  // Rows of the two compare by their canonical numbers (or, when the dictionaries are too large, field by field).
+  const radix = canonicalRadix(grain, dicts);
+  const baseKeys = canonicalKeys(base, radix);
+  const factKeys = canonicalKeys(facts, radix);
+  const fields = rowComparator(grain, dicts);
+  const vsFact = (fromBase: boolean, x: number, y: number) =>
+    baseKeys && factKeys
+      ? ((fromBase ? baseKeys : factKeys)[x] as number) - (factKeys[y] as number)
+      : fields(fromBase ? base : facts, x, facts, y);
+
+  // First the rows: which stored row (or none) and which run of facts make each (a row whose count falls to 0 goes).
+  const cap = base.size + facts.size;
+  const fromBase = new Int32Array(cap);
+  const factStart = new Int32Array(cap);
+  const factEnd = new Int32Array(cap);
+  const outCounts = new Float64Array(cap);
+  const gone: { base: number; start: number; end: number }[] = [];
+  const label = (g: { base: number; start: number }) =>
+    keyAt(g.base >= 0 ? base : facts, g.base >= 0 ? g.base : g.start).join('/');
+  let n = 0;
+  let i = 0;
+  let j = 0;
+  while (i < base.size || j < facts.size) {
+    const c = i >= base.size ? 1 : j >= facts.size ? -1 : vsFact(true, i, j);
+    const b = c <= 0 ? i++ : -1;
+    const start = j;
+    const row = b >= 0 ? b : j;
+    while (j < facts.size && vsFact(b >= 0, row, j) === 0) j++;
+    let count = b >= 0 ? (base.counts[b] as number) : 0;
+    for (let f = start; f < j; f++) count += signs[f] as number;
+    if (count < 0)
+      throw new Error(
+        `more facts taken out of a month row than it held (${keyAt(b >= 0 ? base : facts, row).join('/')})`,
+      );
+    if (count === 0) {
+      gone.push({ base: b, start, end: j });
+      continue;
+    }
+    fromBase[n] = b;
+    factStart[n] = start;
+    factEnd[n] = j;
+    outCounts[n] = count;
+    n++;
+  }
+  // Then each measure, a column at a time.
+  const outSums = measures.map(() => new Float64Array(n));
+  const outNulls = measures.map(() => new Float64Array(n));
+  for (let m = 0; m < width; m++) {
+    const bs = base.sums[m] as Float64Array;
+    const bz = base.nulls[m] as Float64Array;
+    const fs = facts.sums[m] as Float64Array;
+    const os = outSums[m] as Float64Array;
+    const oz = outNulls[m] as Float64Array;
+    for (let r = 0; r < n; r++) {
+      const b = fromBase[r] as number;
+      let sum = 0;
+      let z = 0;
+      if (b >= 0) {
+        const u = bs[b] as number;
+        if (!Number.isNaN(u)) sum = u;
+        z = bz[b] as number;
+      }
+      for (let f = factStart[r] as number; f < (factEnd[r] as number); f++) {
+        const u = fs[f] as number;
+        if (!Number.isNaN(u)) sum += (signs[f] as number) * u;
+        else z += signs[f] as number;
+      }
+      if (sum >= EXACT_UNITS || sum <= -EXACT_UNITS)
+        throw new Error('a month sum is beyond 9×10^9, the largest ingest adds exactly');
+      oz[r] = z;
+      os[r] = z < (outCounts[r] as number) ? sum : Number.NaN;
+    }
+    for (const g of gone) {
+      let sum = g.base >= 0 && !Number.isNaN(bs[g.base] as number) ? (bs[g.base] as number) : 0;
+      let z = g.base >= 0 ? (bz[g.base] as number) : 0;
+      for (let f = g.start; f < g.end; f++) {
+        const u = fs[f] as number;
+        if (!Number.isNaN(u)) sum += (signs[f] as number) * u;
+        else z += signs[f] as number;
+      }
+      if (sum !== 0 || z !== 0)
+        throw new Error(`the month's stored sums do not match the facts taken out (${label(g)})`);
+    }
+  }
+  const outCodes = grain.map((_, d) => {
+    const bk = base.keys[d] as Int32Array;
+    const fk = facts.keys[d] as Int32Array;
+    const out = new Int32Array(n);
+    for (let r = 0; r < n; r++) {
+      const b = fromBase[r] as number;
+      out[r] = b >= 0 ? (bk[b] as number) : (fk[factStart[r] as number] as number);
+    }
+    return out;
+  });
+  return {
+    grain,
+    dicts,
+    measures,
+    size: n,
+    keys: outCodes,
+    sums: outSums,
+    counts: outCounts.subarray(0, n),
+    nulls: outNulls,
+  };
+}
+
+/** Rows of grains without a video, summed across groups; sorted once at the end. */
+class Totals {
+  private parts: UnitCube[] = [];
+  constructor(
+    private readonly grain: readonly string[],
+    private readonly dicts: Dicts,
+    private readonly measures: readonly number[],
+  ) {}
+  add(cube: UnitCube) {
+    if (cube.size > 0) this.parts.push(rollupUnits([cube], this.grain, this.measures));
+    // Keep the parts few: fold them now and then (each is small: a grain without video).
+    if (this.parts.length >= 32) this.parts = [rollupUnits(this.parts, this.grain, this.measures)];
+  }
+  result(): UnitCube {
+    return this.parts.length === 0
+      ? new UnitCubeBuilder(this.grain, this.dicts, this.measures).build()
+      : rollupUnits(this.parts, this.grain, this.measures);
+  }
+}
+
+const hasVideo = (v: CubeVariant) => v.grain.includes('video');
+
+/**
+ * Adds a cube's rows (in canonical order, holding the country) to a region-partitioned variant's partitions (grain:
+ * the video, and dimensions before the slices): each video's rows are summed per region, video by video, so every
+ * partition's rows come in canonical order. `out` keeps each partition's builder for the whole load.
+ */
+function byRegion(
+  cube: UnitCube,
+  variant: CubeVariant,
+  measures: readonly number[],
+  out: Map<string, UnitCubeBuilder>,
+): void {
+  if (cube.size === 0) return;
+  const kind = variant.partitionBy as 'continent' | 'subContinent' | 'country';
+  const names: string[] = [];
+  const regionIds = new Map<string, number>();
+  const regionOf = Int32Array.from(cube.dicts.of('country').values, (c) => {
+    const value = kind === 'country' ? c : (COUNTRY_REGIONS[c]?.[kind] ?? '');
+    if (value === '') return -1;
+    let id = regionIds.get(value);
+    if (id === undefined) {
+      id = names.length;
+      names.push(value);
+      regionIds.set(value, id);
+    }
+    return id;
+  });
+  const country = cube.keys[cube.grain.indexOf('country')] as Int32Array;
+  const columns = variant.grain.map((d) => cube.keys[cube.grain.indexOf(d)] as Int32Array);
+  const from = measures.map((m) => cube.measures.indexOf(m));
+  const builders = names.map(() => undefined as UnitCubeBuilder | undefined);
+  const open = new Map<number, number>(); // region → its row for the current key
+  const codes = new Int32Array(columns.length);
+  for (let i = 0; i < cube.size; i++) {
+    let same = i > 0;
+    for (let c = 0; c < columns.length && same; c++)
+      same = (columns[c] as Int32Array)[i] === (columns[c] as Int32Array)[i - 1];
+    if (!same) open.clear();
+    const r = regionOf[country[i] as number] as number;
+    if (r < 0) continue;
+    let b = builders[r];
+    if (!b) {
+      const name = names[r] as string;
+      b = out.get(name) ?? new UnitCubeBuilder(variant.grain, cube.dicts, measures, { capacity: 64 });
+      out.set(name, b);
+      builders[r] = b;
+    }
+    let row = open.get(r);
+    if (row === undefined) {
+      for (let c = 0; c < columns.length; c++) codes[c] = (columns[c] as Int32Array)[i] as number;
+      row = b.addCodes(codes);
+      open.set(r, row);
+    }
+    for (let m = 0; m < from.length; m++) {
+      const u = (cube.sums[from[m] as number] as Float64Array)[i] as number;
+      if (Number.isNaN(u)) continue;
+      const column = b.sums[m] as Float64Array;
+      const t = column[row] as number;
+      column[row] = Number.isNaN(t) ? u : t + u;
+    }
+  }
+}
+
+export interface PipelineDay {
+  readonly day: string;
+  readonly facts: DayFacts;
+  /** Write the full-day cube (false when it is stored already: a load finishing after a crash). */
+  readonly writeFull: boolean;
+}
+
+export interface PipelineInput {
+  readonly family: FamilyDef;
+  readonly owner: string;
+  readonly month: string;
+  /** This load's chunk generation and manifest version. */
+  readonly gen: string;
+  readonly ver: number;
+  readonly plan: FamilyPlan;
+  /** The dictionaries every cube of the load codes its dimensions in. */
+  readonly dicts: Dicts;
+  /** Days whose day cubes and segments are written. */
+  readonly days: readonly PipelineDay[];
+  /** Days whose day cubes and segments are removed. */
+  readonly removeDays?: readonly string[];
+  /** The month cubes: the stored root, and the facts added and taken out (absent: month cubes untouched). */
+  readonly root?: {
+    readonly stored?: AsyncIterable<UnitCube>;
+    /** Facts added: indices into `days` (their rows are read once), and other facts (stored days, rebuilding). */
+    readonly addDays: readonly number[];
+    readonly add: readonly DayFacts[];
+    readonly subtract: readonly DayFacts[];
+  };
+}
+
+/** Runs the load's writes (see the module comment), updating the manifest's packing, partitions and chunk list. */
+export async function runPipeline(
+  writer: FactWriter,
+  input: PipelineInput,
+  manifest: MonthManifest,
+  guard: Guard,
+): Promise<void> {
+  const { family, owner, month, gen, ver, plan, dicts } = input;
+  const { measures } = plan;
+  const pk = (variant: string, partition?: string) => keys.factPartition(family.code, owner, variant, partition);
+  const header = (v: CubeVariant) => JSON.stringify({ g: v.grain, l: layoutOf(v) });
+  const chunked = new ChunkRegistry(manifest.chunked);
+  const firstsOfDays: Record<string, unknown>[] = [];
+  const firstsOfMonth: Record<string, unknown>[] = [];
+
+  /** A cube through a CubeWriter; its first chunk goes to `firsts`, stale chunks of an earlier generation noted. */
+  const cubeFor = (variant: string, partition: string | undefined, period: string, grain: readonly string[]) => {
+    const key = pk(variant, partition);
+    const w = writer.cubeWriter(key, period, grain, dicts, measures, gen, guard);
+    return {
+      append: w.append,
+      async finish(firsts: Record<string, unknown>[], extra: Record<string, unknown> = {}) {
+        const done = await w.finish(extra);
+        firsts.push(done.item);
+        chunked.written(key, period, gen, done.chunks);
+      },
+    };
+  };
+
+  const days = input.days.map((d) => ({
+    ...d,
+    dd: d.day.slice(8, 10),
+    full: d.writeFull ? cubeFor(plan.full.name, undefined, keys.factDaySk(d.day), plan.full.grain) : undefined,
+    videoParts: new Map(plan.day.filter(hasVideo).map((v) => [v.name, [] as UnitCube[]])),
+    totals: new Map(plan.day.filter((v) => !hasVideo(v)).map((v) => [v.name, new Totals(v.grain, dicts, measures)])),
+  }));
+  const root = input.root;
+  const stored = root?.stored ? new GroupReader(root.stored) : undefined;
+  const rootWriter = root ? cubeFor(plan.root.name, undefined, keys.factMonthSk(month), plan.root.grain) : undefined;
+  const monthVideo = new Map(
+    plan.month.filter((v) => hasVideo(v) && !v.partitionBy).map((v) => [v.name, [] as UnitCube[]]),
+  );
+  const monthTotals = new Map(
+    plan.month.filter((v) => !hasVideo(v) && !v.partitionBy).map((v) => [v.name, new Totals(v.grain, dicts, measures)]),
+  );
+  const regional = plan.month.filter((v) => v.partitionBy !== undefined);
+  const regions = new Map(regional.map((v) => [v.name, new Map<string, UnitCubeBuilder>()]));
+
+  // By-day writes of a group run while the next group is computed (a few at a time).
+  const inFlight: Promise<void>[] = [];
+  const packing = { ...manifest.packing };
+  const run = async (job: () => Promise<void>) => {
+    while (inFlight.length >= 4) await inFlight.shift();
+    const p = job();
+    p.catch(() => undefined); // awaited below
+    inFlight.push(p);
+  };
+
+  const removed = new Set(input.removeDays ?? []);
+  /** Per by-bucket variant, per day (dd): the blobs of its buckets in the storage group being filled. */
+  const bucketPieces = new Map(plan.grouped.map(({ variant }) => [variant.name, new Map<string, DayPiece[]>()]));
+  const dailyPuts: Record<string, unknown>[] = [];
+  for (let g = 0; g < GROUPS; g++) {
+    const rows = await Promise.all(days.map((d) => d.facts.group(g)));
+    for (const [i, d] of days.entries()) {
+      const cube = rows[i] as UnitCube;
+      await d.full?.append(cube);
+      const dayCubes = new Map<string, UnitCube>([[plan.full.name, cube]]);
+      for (const v of plan.day) {
+        if (hasVideo(v)) {
+          const part = rollupSorted(cube, v.grain, measures);
+          d.videoParts.get(v.name)?.push(part);
+          dayCubes.set(v.name, part);
+        } else d.totals.get(v.name)?.add(cube);
+      }
+      for (const { variant, from } of plan.grouped) {
+        const byDay = bucketPieces.get(variant.name) as Map<string, DayPiece[]>;
+        const pieces = byDay.get(d.dd) ?? [];
+        for (const [bucket, part] of byBucket(dayCubes.get(from.name) as UnitCube)) {
+          for (const p of encodeToFit(part, encodeBlob, (b) => b.length, ITEM_BYTES / 2))
+            pieces.push({ field: bucket, blob: p.encoded });
+        }
+        byDay.set(d.dd, pieces);
+      }
+    }
+    // A storage group complete (its last bucket done): write its days.
+    for (const { variant } of plan.grouped) {
+      const perGroup = bucketsPerGroup(variant.name);
+      if (((g + 1) * BUCKETS_PER_STEP) % perGroup !== 0) continue;
+      const group = `g${String(((g + 1) * BUCKETS_PER_STEP) / perGroup - 1).padStart(2, '0')}`;
+      const pieces = bucketPieces.get(variant.name) as Map<string, DayPiece[]>;
+      bucketPieces.set(variant.name, new Map());
+      for (const d of days) if (!pieces.has(d.dd)) pieces.set(d.dd, []);
+      for (const day of removed) pieces.set(day.slice(8, 10), []);
+      const key = `${variant.name}#${group}`;
+      if (layoutOf(variant) === 'daily') {
+        const { items, gone } = dailyItems(month, key, pk(variant.name, group), header(variant), pieces, manifest);
+        dailyPuts.push(...items);
+        chunked.stale.push(...gone);
+        if (dailyPuts.length >= 25) await writer.putItems(dailyPuts.splice(0), guard);
+        continue;
+      }
+      const write: ByDayWrite = { key, pk: pk(variant.name, group), header: header(variant), days: pieces };
+      await run(async () => {
+        packing[key] = await writeByDay(writer, month, write, packing[key], guard);
+      });
+    }
+    if (root && rootWriter) {
+      const storedRows = stored ? await stored.take(g) : [];
+      const adds = [
+        ...root.addDays.map((i) => rows[i] as UnitCube),
+        ...(await Promise.all(root.add.map((f) => f.group(g)))),
+      ];
+      const subtracts = await Promise.all(root.subtract.map((f) => f.group(g)));
+      const merged = mergeRoot(plan.root.grain, dicts, measures, storedRows, adds, subtracts);
+      await rootWriter.append(merged);
+      for (const [name, parts] of monthVideo) {
+        const v = plan.month.find((x) => x.name === name) as CubeVariant;
+        parts.push(rollupSorted(merged, v.grain, measures));
+      }
+      for (const [_name, totals] of monthTotals) totals.add(merged);
+      for (const v of regional) {
+        byRegion(merged, v, measures, regions.get(v.name) as Map<string, UnitCubeBuilder>);
+      }
+    }
+  }
+  await Promise.all(inFlight);
+  await writer.putItems(dailyPuts, guard);
+
+  // Day cubes, then the by-day variants built from them.
+  const dayCubes = new Map<string, Map<string, UnitCube>>();
+  for (const d of days) {
+    const period = keys.factDaySk(d.day);
+    const cubes = new Map<string, UnitCube>();
+    for (const v of plan.day) {
+      const cube = hasVideo(v)
+        ? concatUnits(d.videoParts.get(v.name) as UnitCube[])
+        : (d.totals.get(v.name) as Totals).result();
+      cubes.set(v.name, cube);
+      const w = cubeFor(v.name, undefined, period, v.grain);
+      await w.append(cube);
+      await w.finish(firstsOfDays);
+    }
+    dayCubes.set(d.day, cubes);
+    await d.full?.finish(firstsOfDays, { mv: ver });
+  }
+  for (const { variant, from } of plan.byDay) {
+    const write: ByDayWrite = {
+      key: variant.name,
+      pk: pk(variant.name),
+      header: header(variant),
+      days: new Map([
+        ...days.map((d): [string, DayPiece[]] => {
+          const cube = dayCubes.get(d.day)?.get(from.name) as UnitCube;
+          const pieces = encodeToFit(cube, encodeSegment, segmentSize, ITEM_BYTES / 2);
+          return [d.dd, cube.size === 0 ? [] : pieces.map((p) => ({ map: p.encoded }))];
+        }),
+        ...[...removed].map((day): [string, DayPiece[]] => [day.slice(8, 10), []]),
+      ]),
+    };
+    packing[variant.name] = await writeByDay(writer, month, write, packing[variant.name], guard);
+  }
+  for (const day of removed) {
+    for (const v of [plan.full, ...plan.day]) await writer.removeCube(pk(v.name), keys.factDaySk(day), guard);
+  }
+  await writer.putItems(firstsOfDays, guard);
+
+  if (root && rootWriter) {
+    await rootWriter.finish(firstsOfMonth, { mv: ver });
+    await writer.putItems(firstsOfMonth.splice(0), guard);
+    const period = keys.factMonthSk(month);
+    for (const [name, parts] of monthVideo) {
+      const v = plan.month.find((x) => x.name === name) as CubeVariant;
+      const w = cubeFor(name, undefined, period, v.grain);
+      for (const part of parts) await w.append(part);
+      await w.finish(firstsOfMonth);
+    }
+    for (const [name, totals] of monthTotals) {
+      const v = plan.month.find((x) => x.name === name) as CubeVariant;
+      const w = cubeFor(name, undefined, period, v.grain);
+      await w.append(totals.result());
+      await w.finish(firstsOfMonth);
+    }
+    for (const v of regional) {
+      const partitions = regions.get(v.name) as Map<string, UnitCubeBuilder>;
+      for (const [value, builder] of [...partitions].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
+        const w = cubeFor(v.name, value, period, v.grain);
+        await w.append(builder.build());
+        await w.finish(firstsOfMonth);
+      }
+      const now = [...partitions.keys()].sort();
+      for (const value of manifest.partitions[v.name] ?? []) {
+        if (!partitions.has(value)) await writer.removeCube(pk(v.name, value), period, guard);
+      }
+      manifest.partitions[v.name] = now;
+    }
+    await writer.putItems(firstsOfMonth, guard);
+  }
+  await writer.deleteKeys(chunked.stale, guard);
+  manifest.packing = packing;
+  manifest.chunked = chunked.list();
+}
+
+/** A cube's rows per video bucket (rows are in bucket order), by bucket name; rows without a video left out. */
+function byBucket(cube: UnitCube): Map<string, UnitCube> {
+  const v = cube.grain.indexOf('video');
+  const out = new Map<string, UnitCube>();
+  if (v < 0) return out;
+  const videos = cube.keys[v] as Int32Array;
+  const buckets = cube.dicts.of('video').buckets();
+  let start = 0;
+  for (let i = 1; i <= cube.size; i++) {
+    const b = buckets[videos[start] as number] as number;
+    if (i < cube.size && buckets[videos[i] as number] === b) continue;
+    if (b >= 0) out.set(`b${String(b).padStart(3, '0')}`, sliceUnits(cube, start, i));
+    start = i;
+  }
+  return out;
+}

@@ -1,0 +1,514 @@
+/**
+ * Ingest's cubes (units.ts) in their storage form: the columns of cube-codec.ts (reports read them alike), written
+ * from micro-units, so a decimal column holds every value exactly (no tolerance) and reads back as the same units.
+ * Also the forms only ingest writes:
+ *
+ * - `c_n` / `z_<measure>`: a month's by-video-and-slices cube keeps, per row, the facts it sums and the facts without
+ *   a value per measure (units.ts UnitCube.counts / nulls). Reports never project them.
+ * - segments: one day of a by-day month variant (d, gd, vd, vb) as a map `{ n, k<i>, m<j> }` (row count, the i-th
+ *   dimension of the grain without `day`, the measure at MEASURE_INDEX j), kept in the month item under `s<dd>`.
+ */
+import { MEASURE_INDEX, MEASURES, type Measure } from '../catalog/metrics';
+import {
+  ByteReader,
+  ByteWriter,
+  CONSTANT,
+  type CubeAttributes,
+  column,
+  DECIMAL,
+  decodeCube,
+  decodeDim,
+  decodeMeasure,
+  dimAttribute,
+  FLOAT64,
+  HEADER,
+  type KeyColumn,
+  LEGACY,
+  littleEndian,
+  MAX_VARINT_INT,
+  measureAttribute,
+  open,
+  rowsOf,
+  type StoredCube,
+  VARINT,
+} from './cube-codec';
+import { type Dict, type Dicts, sliceUnits, UNIT, type UnitCube, UnitCubeBuilder, unitsOf } from './units';
+
+export const COUNT_ATTRIBUTE = 'c_n';
+export const nullsAttribute = (m: string) => `z_${m}`;
+
+/** Decimal places a whole number of micro-units needs (0 to 6). */
+function placesOf(u: number): number {
+  if (u % 10 !== 0) return 6;
+  if (u % UNIT === 0) return 0;
+  if (u % 1e5 === 0) return 1;
+  if (u % 1e4 === 0) return 2;
+  if (u % 1e3 === 0) return 3;
+  return u % 100 === 0 ? 4 : 5;
+}
+
+/**
+ * Writes a measure column from micro-units (NaN: null) into `out` without its coding byte, and returns the coding,
+ * or undefined (nothing written) when every row is null: a constant, varint integers, or varint decimals of as
+ * many places as the values need (exact: k / 10^places is the stored double).
+ */
+function writeUnits(out: ByteWriter, units: ArrayLike<number>): number | undefined {
+  const n = units.length;
+  let known = 0;
+  let first = Number.NaN;
+  let constant = true;
+  let places = 0;
+  let integral = true;
+  let max = 0;
+  for (let i = 0; i < n; i++) {
+    const u = units[i] as number;
+    if (Number.isNaN(u)) {
+      constant = false;
+      continue;
+    }
+    if (known++ === 0) first = u;
+    else if (constant && u !== first) constant = false;
+    if (!Number.isInteger(u)) integral = false;
+    else if (places < 6) {
+      const p = placesOf(u);
+      if (p > places) places = p;
+    }
+    const a = u < 0 ? -u : u;
+    if (a > max) max = a;
+  }
+  if (known === 0) return undefined;
+  if (constant) {
+    out.bytes(littleEndian(Float64Array.of(first / UNIT)));
+    return CONSTANT;
+  }
+  const divisor = 10 ** (6 - places);
+  if (!integral || max / divisor > MAX_VARINT_INT) {
+    const values = new Float64Array(n);
+    for (let i = 0; i < n; i++) values[i] = (units[i] as number) / UNIT;
+    out.bytes(littleEndian(values));
+    return FLOAT64;
+  }
+  if (places > 0) out.byte(places);
+  for (let i = 0; i < n; i++) {
+    const u = units[i] as number;
+    if (Number.isNaN(u)) {
+      out.varint(0);
+      continue;
+    }
+    const k = u / divisor;
+    out.varint(k >= 0 ? 2 * k + 1 : -2 * k);
+  }
+  return places > 0 ? DECIMAL : VARINT;
+}
+
+/** A measure column (cube-codec.ts form) from micro-units, or undefined when every row is null. */
+export function encodeUnits(units: ArrayLike<number>): Uint8Array | undefined {
+  const out = new ByteWriter(units.length * 3 + 16);
+  const coding = writeUnits(out, units);
+  if (coding === undefined) return undefined;
+  // The fast level: ingest rewrites month cubes on every load, and the slower one saves a few percent.
+  return column(coding, out.done(), 1, DEFLATE_FROM);
+}
+
+/** Columns smaller than this are stored as they are: a deflate call costs more than it saves on them. */
+const DEFLATE_FROM = 256;
+
+/** A stored measure column as micro-units (NaN: null). Exact for columns encodeUnits wrote. */
+export function decodeUnits(bytes: Uint8Array, n: number): Float64Array {
+  const { coding, payload } = open(bytes);
+  if (coding === VARINT || coding === DECIMAL) {
+    const out = new Float64Array(n);
+    const r = new ByteReader(payload);
+    const places = coding === DECIMAL ? (payload[r.at++] as number) : 0;
+    const up = places <= 6 ? 10 ** (6 - places) : 0;
+    const down = places > 6 ? 10 ** (places - 6) : 1;
+    for (let i = 0; i < n; i++) {
+      const z = r.varint();
+      if (z === 0) {
+        out[i] = Number.NaN;
+        continue;
+      }
+      const k = z % 2 === 1 ? (z - 1) / 2 : -z / 2;
+      out[i] = up > 0 ? k * up : Math.round(k / down);
+    }
+    return out;
+  }
+  const values = decodeMeasure(bytes, n);
+  for (let i = 0; i < n; i++) {
+    const v = values[i] as number;
+    values[i] = Number.isNaN(v) ? v : unitsOf(v);
+  }
+  return values;
+}
+
+/**
+ * A grain column from codes: encodeDim's form (its dictionary in order of first appearance, and each row's index),
+ * deflated at the fast level when that pays (`level` 0: never, for columns inside a blob deflated whole).
+ */
+export function encodeDimCodes(codes: Int32Array, dict: Dict, level = 1): Uint8Array {
+  const order: number[] = [];
+  const indices = new ByteWriter(codes.length * 2 + 16);
+  if (codes.length * 8 < dict.size) {
+    // A few rows of a large dictionary (a bucket's day): a map, not an array the dictionary's size.
+    const local = new Map<number, number>();
+    for (let i = 0; i < codes.length; i++) {
+      const code = codes[i] as number;
+      let id = local.get(code);
+      if (id === undefined) {
+        id = order.length;
+        local.set(code, id);
+        order.push(code);
+      }
+      indices.varint(id);
+    }
+  } else {
+    const local = new Int32Array(dict.size).fill(-1);
+    for (let i = 0; i < codes.length; i++) {
+      const code = codes[i] as number;
+      let id = local[code] as number;
+      if (id < 0) {
+        id = order.length;
+        local[code] = id;
+        order.push(code);
+      }
+      indices.varint(id);
+    }
+  }
+  const out = new ByteWriter();
+  out.varint(order.length);
+  for (const code of order) {
+    const utf8 = Buffer.from(dict.values[code] as string, 'utf8');
+    out.varint(utf8.length);
+    out.bytes(utf8);
+  }
+  out.bytes(indices.done());
+  if (level === 0) {
+    const raw = out.done();
+    const bytes = new Uint8Array(raw.length + 1);
+    bytes.set(raw, 1);
+    return bytes;
+  }
+  return column(0, out.done(), level, DEFLATE_FROM);
+}
+
+const dimColumn = (cube: UnitCube, d: number, level = 1) =>
+  encodeDimCodes(cube.keys[d] as Int32Array, cube.dicts.of(cube.grain[d] as string), level);
+
+/** A cube as item attributes: the header (grain, rows, and `extra` fields), its dimensions and measures. */
+export function encodeUnitCube(cube: UnitCube, extra: Record<string, unknown> = {}): CubeAttributes {
+  const attributes: CubeAttributes = { [HEADER]: JSON.stringify({ g: cube.grain, n: cube.size, ...extra }) };
+  if (cube.size === 0) return attributes;
+  cube.grain.forEach((d, c) => {
+    attributes[dimAttribute(d)] = dimColumn(cube, c);
+  });
+  cube.measures.forEach((m, j) => {
+    const bytes = encodeUnits(cube.sums[j] as Float64Array);
+    if (bytes) attributes[measureAttribute(MEASURES[m] as string)] = bytes;
+  });
+  if (cube.counts) {
+    attributes[COUNT_ATTRIBUTE] = encodeUnits(scaled(cube.counts)) as Uint8Array;
+    cube.measures.forEach((m, j) => {
+      const nulls = cube.nulls?.[j] as Float64Array;
+      if (nulls.some((z) => z !== 0))
+        attributes[nullsAttribute(MEASURES[m] as string)] = encodeUnits(scaled(nulls)) as Uint8Array;
+    });
+  }
+  return attributes;
+}
+
+/** Counts as micro-units, so they share the measures' coding. */
+const scaled = (counts: Float64Array) => counts.map((c) => c * UNIT);
+const unscaled = (units: Float64Array) => units.map((u) => u / UNIT);
+
+/** A stored grain column as codes into `dict`. */
+function decodeDimCodes(bytes: Uint8Array, n: number, dict: Dict): Int32Array {
+  const column = decodeDim(bytes, n);
+  const global = column.values.map((v) => dict.code(v));
+  const out = new Int32Array(n);
+  for (let i = 0; i < n; i++) out[i] = global[column.codes[i] as number] as number;
+  return out;
+}
+
+/**
+ * A stored cube in ingest's form: the measures `measures` (MEASURE_INDEX positions) as micro-units, with the
+ * counts when the item has them. Items of earlier releases (row-major, or decimals within summing noise) read as
+ * the nearest micro-units.
+ */
+export function decodeUnitCube(
+  item: Readonly<Record<string, unknown>>,
+  dicts: Dicts,
+  measures: readonly number[],
+): UnitCube {
+  if (item[LEGACY] !== undefined) return fromStored(decodeCube(item), dicts, measures);
+  const head = JSON.parse(String(item[HEADER])) as { g: string[]; n: number };
+  const n = head.n;
+  const keys = head.g.map((d) =>
+    n === 0 ? new Int32Array(0) : decodeDimCodes(item[dimAttribute(d)] as Uint8Array, n, dicts.of(d)),
+  );
+  const sums = measures.map((m) => {
+    const bytes = item[measureAttribute(MEASURES[m] as string)] as Uint8Array | undefined;
+    return bytes && n > 0 ? decodeUnits(bytes, n) : new Float64Array(n).fill(Number.NaN);
+  });
+  const countBytes = item[COUNT_ATTRIBUTE] as Uint8Array | undefined;
+  const counts = countBytes && n > 0 ? unscaled(decodeUnits(countBytes, n)) : undefined;
+  const nulls = counts
+    ? measures.map((m) => {
+        const bytes = item[nullsAttribute(MEASURES[m] as string)] as Uint8Array | undefined;
+        return bytes ? unscaled(decodeUnits(bytes, n)) : new Float64Array(n);
+      })
+    : undefined;
+  return { grain: head.g, dicts, measures, size: n, keys, sums, ...(counts ? { counts, nulls } : {}) };
+}
+
+/** A decoded (report-form) cube as micro-units. */
+export function fromStored(stored: StoredCube, dicts: Dicts, measures: readonly number[]): UnitCube {
+  const out = new UnitCubeBuilder(stored.grain, dicts, measures, { capacity: stored.size });
+  for (const row of rowsOf(stored)) {
+    const i = out.add(row.key);
+    measures.forEach((m, j) => {
+      const v = row.sums[m] as number;
+      out.addUnits(i, j, Number.isNaN(v) ? Number.NaN : unitsOf(v));
+    });
+  }
+  return out.build();
+}
+
+/** The field of a segment map: `n` (rows), `k<i>` (the i-th dimension of the segment's grain), `m<j>` (a measure). */
+export const SEGMENT_ROWS = 'n';
+export const segmentDim = (i: number) => `k${i}`;
+export const segmentMeasure = (m: number) => `m${m}`;
+
+export type SegmentMap = Record<string, Uint8Array | number>;
+
+/** One day of a by-day variant: its rows (the grain without `day`) as a segment map. */
+export function encodeSegment(cube: UnitCube): SegmentMap {
+  const out: SegmentMap = { [SEGMENT_ROWS]: cube.size };
+  if (cube.size === 0) return out;
+  cube.keys.forEach((_, i) => {
+    out[segmentDim(i)] = dimColumn(cube, i);
+  });
+  cube.measures.forEach((m, j) => {
+    const bytes = encodeUnits(cube.sums[j] as Float64Array);
+    if (bytes) out[segmentMeasure(m)] = bytes;
+  });
+  return out;
+}
+
+/** Bytes a segment map takes in an item (names, values and DynamoDB's map overhead, about 3 bytes an entry). */
+export function segmentSize(map: SegmentMap): number {
+  let size = 3;
+  for (const [name, value] of Object.entries(map))
+    size += name.length + 3 + (typeof value === 'number' ? 8 : value.length);
+  return size;
+}
+
+/**
+ * Segments of one period (their days given) as one report-form cube of `grain` (which holds `day`): the day column
+ * is the segments' days; a dimension no segment was read with leaves the grain (a projection), as in decodeCube.
+ */
+export function decodeSegments(
+  grain: readonly string[],
+  segments: readonly { day: string; map: Readonly<Record<string, unknown>> }[],
+): StoredCube {
+  const rest = grain.filter((d) => d !== 'day');
+  const read = segments.filter((s) => Number(s.map[SEGMENT_ROWS] ?? 0) > 0);
+  const size = read.reduce((n, s) => n + Number(s.map[SEGMENT_ROWS]), 0);
+  const kept = grain.filter(
+    (d) => d === 'day' || size === 0 || read.some((s) => s.map[segmentDim(rest.indexOf(d))] !== undefined),
+  );
+  const keys: KeyColumn[] = kept.map((d) => {
+    const codes = new Uint32Array(size);
+    const values: string[] = [];
+    let at = 0;
+    for (const s of read) {
+      const n = Number(s.map[SEGMENT_ROWS]);
+      if (d === 'day') {
+        codes.fill(values.length, at, at + n);
+        values.push(s.day);
+      } else {
+        const column = decodeDim(s.map[segmentDim(rest.indexOf(d))] as Uint8Array, n);
+        for (let i = 0; i < n; i++) codes[at + i] = (column.codes[i] as number) + values.length;
+        values.push(...column.values);
+      }
+      at += n;
+    }
+    return { values, codes };
+  });
+  const measures: (Float64Array | undefined)[] = MEASURES.map((_, m) => {
+    if (!read.some((s) => s.map[segmentMeasure(m)] !== undefined)) return undefined;
+    const out = new Float64Array(size).fill(Number.NaN);
+    let at = 0;
+    for (const s of read) {
+      const n = Number(s.map[SEGMENT_ROWS]);
+      const bytes = s.map[segmentMeasure(m)] as Uint8Array | undefined;
+      if (bytes) out.set(decodeMeasure(bytes, n), at);
+      at += n;
+    }
+    return out;
+  });
+  return { grain: kept, size, keys, measures };
+}
+
+/** The measure MEASURE_INDEX positions of measure names. */
+export const measurePositions = (names: Iterable<Measure>): number[] =>
+  [...names].map((m) => MEASURE_INDEX[m]).sort((a, b) => a - b);
+
+/** 64 bits of FNV-1a over the attributes (names and bytes, in name order) as 12 hex digits: a cube's content id. */
+export function contentGen(parts: readonly CubeAttributes[]): string {
+  let h1 = 0x811c9dc5;
+  let h2 = 0x01000193;
+  const mix = (b: number) => {
+    h1 = Math.imul(h1 ^ b, 0x01000193);
+    h2 = Math.imul(h2 ^ b ^ (h1 >>> 13), 0x5bd1e995);
+  };
+  for (const attributes of parts) {
+    for (const name of Object.keys(attributes).sort()) {
+      for (let i = 0; i < name.length; i++) mix(name.charCodeAt(i));
+      const value = attributes[name] as string | Uint8Array;
+      if (typeof value === 'string') for (let i = 0; i < value.length; i++) mix(value.charCodeAt(i));
+      else for (let i = 0; i < value.length; i++) mix(value[i] as number);
+    }
+  }
+  return ((h1 >>> 0).toString(16).padStart(8, '0') + (h2 >>> 0).toString(16).padStart(8, '0')).slice(0, 12);
+}
+
+/**
+ * `cube` encoded by `encode`, split in halves (by rows) until every piece's `size` is at most `limit`: the pieces
+ * in row order. The same rows always split the same way.
+ */
+export function encodeToFit<T>(
+  cube: UnitCube,
+  encode: (c: UnitCube) => T,
+  size: (encoded: T) => number,
+  limit: number,
+): { cube: UnitCube; encoded: T }[] {
+  const encoded = encode(cube);
+  if (size(encoded) <= limit || cube.size < 2) return [{ cube, encoded }];
+  const half = Math.ceil(cube.size / 2);
+  return [
+    ...encodeToFit(sliceUnits(cube, 0, half), encode, size, limit),
+    ...encodeToFit(sliceUnits(cube, half, cube.size), encode, size, limit),
+  ];
+}
+
+/**
+ * One bucket's rows of one day of a grouped variant (vd, vb) as a single binary: the row count, each dimension
+ * (dictionary and codes) and each measure present (its index, coding and payload), deflated when that saves an
+ * eighth. A report reads a bucket's day whole (one attribute path) and decodes only the columns it needs.
+ */
+export function encodeBlob(cube: UnitCube): Uint8Array {
+  const out = new ByteWriter(cube.size * 64 + 64);
+  out.varint(cube.size);
+  out.varint(cube.keys.length);
+  for (let d = 0; d < cube.keys.length; d++) {
+    const dim = dimColumn(cube, d, 0);
+    // encodeDim's column: a coding byte (and maybe deflated); stored here as it is, length first.
+    out.varint(dim.length);
+    out.bytes(dim);
+  }
+  const body = new ByteWriter(cube.size * cube.measures.length * 2 + 64);
+  let present = 0;
+  const column = new ByteWriter(cube.size * 9 + 16);
+  cube.measures.forEach((m, j) => {
+    column.length = 0;
+    const coding = writeUnits(column, cube.sums[j] as Float64Array);
+    if (coding === undefined) return;
+    present++;
+    const bytes = column.done();
+    body.varint(m);
+    body.byte(coding);
+    body.varint(bytes.length);
+    body.bytes(bytes);
+  });
+  out.varint(present);
+  out.bytes(body.done());
+  return deflated(BLOB, out.done());
+}
+
+const deflated = (coding: number, payload: Uint8Array) => column(coding, payload, 1, DEFLATE_FROM);
+
+/** The coding byte of a blob (cube-codec.ts's column form: the deflated flag applies). */
+const BLOB = 4;
+
+/** A bucket-day blob, decoding the dimensions at `dims` (grain indices) and the measures in `measures` only. */
+export function decodeBlob(
+  bytes: Uint8Array,
+  wanted: { dims?: readonly number[]; measures?: ReadonlySet<number> } = {},
+): { size: number; dims: (KeyColumn | undefined)[]; measures: Map<number, Float64Array> } {
+  const { payload } = open(bytes);
+  const r = new ByteReader(payload);
+  const size = r.varint();
+  const nk = r.varint();
+  const dims: (KeyColumn | undefined)[] = [];
+  for (let i = 0; i < nk; i++) {
+    const length = r.varint();
+    dims.push(
+      wanted.dims === undefined || wanted.dims.includes(i)
+        ? decodeDim(payload.subarray(r.at, r.at + length), size)
+        : undefined,
+    );
+    r.at += length;
+  }
+  const measures = new Map<number, Float64Array>();
+  const present = r.varint();
+  for (let i = 0; i < present; i++) {
+    const m = r.varint();
+    const coding = payload[r.at++] as number;
+    const length = r.varint();
+    if (wanted.measures === undefined || wanted.measures.has(m)) {
+      const column = new Uint8Array(length + 1);
+      column[0] = coding;
+      column.set(payload.subarray(r.at, r.at + length), 1);
+      measures.set(m, decodeMeasure(column, size));
+    }
+    r.at += length;
+  }
+  return { size, dims, measures };
+}
+
+/** Blobs of one period (their days given) as one report-form cube of `grain` (which holds `day`). */
+export function decodeBlobs(
+  grain: readonly string[],
+  blobs: readonly { day: string; bytes: Uint8Array }[],
+  columns?: { dims: readonly string[]; measures: readonly number[] },
+): StoredCube {
+  const rest = grain.filter((d) => d !== 'day');
+  const kept = grain.filter((d) => d === 'day' || !columns || columns.dims.includes(d));
+  const decoded = blobs.map((b) => ({
+    day: b.day,
+    ...decodeBlob(b.bytes, {
+      dims: kept.filter((d) => d !== 'day').map((d) => rest.indexOf(d)),
+      ...(columns ? { measures: new Set(columns.measures) } : {}),
+    }),
+  }));
+  const size = decoded.reduce((n, b) => n + b.size, 0);
+  const keys: KeyColumn[] = kept.map((d) => {
+    const codes = new Uint32Array(size);
+    const values: string[] = [];
+    let at = 0;
+    for (const b of decoded) {
+      if (d === 'day') {
+        codes.fill(values.length, at, at + b.size);
+        values.push(b.day);
+      } else {
+        const column = b.dims[rest.indexOf(d)] as KeyColumn;
+        for (let i = 0; i < b.size; i++) codes[at + i] = (column.codes[i] as number) + values.length;
+        values.push(...column.values);
+      }
+      at += b.size;
+    }
+    return { values, codes };
+  });
+  const measures: (Float64Array | undefined)[] = MEASURES.map((_, m) => {
+    if (!decoded.some((b) => b.measures.has(m))) return undefined;
+    const out = new Float64Array(size).fill(Number.NaN);
+    let at = 0;
+    for (const b of decoded) {
+      const column = b.measures.get(m);
+      if (column) out.set(column, at);
+      at += b.size;
+    }
+    return out;
+  });
+  return { grain: kept, size, keys, measures };
+}
