@@ -44,32 +44,27 @@ export class InvocationFigures {
 }
 
 /**
- * The Embedded Metric Format record of `figures` (https://docs.aws.amazon.com/AmazonCloudWatch/latest/monitoring/CloudWatch_Embedded_Metric_Format_Specification.html):
- * the `operation` dimension, one definition per metric name, a metric measured twice as an array of its values.
+ * Publishes one invocation's figures as an EMF record with the `operation` dimension. The functions that have custom
+ * metrics (reports.query, the authorizer, the ingest) install Powertools Metrics here by importing
+ * `powertools-metrics.ts`; the others measure nothing, so they need not carry it (cold start, bench/cold-start.ts).
  */
-export function emfRecord(operation: string, figures: InvocationFigures, timestamp = Date.now()): string {
-  const values: Record<string, number | number[]> = {};
-  const definitions: { Name: MetricName; Unit: Unit }[] = [];
-  for (const m of figures.metrics) {
-    const seen = values[m.name];
-    if (seen === undefined) definitions.push({ Name: m.name, Unit: m.unit });
-    values[m.name] = seen === undefined ? m.value : [...(Array.isArray(seen) ? seen : [seen]), m.value];
-  }
-  return JSON.stringify({
-    _aws: {
-      Timestamp: timestamp,
-      CloudWatchMetrics: [{ Namespace: METRICS_NAMESPACE, Dimensions: [[OPERATION_DIMENSION]], Metrics: definitions }],
-    },
-    ...figures.properties,
-    [OPERATION_DIMENSION]: operation,
-    ...values,
-  });
+export type FiguresPublisher = (operation: string, figures: InvocationFigures) => void;
+
+let publisher: FiguresPublisher | undefined;
+
+export function publishWith(next: FiguresPublisher): void {
+  publisher = next;
 }
 
 /** Writes one EMF record with the `operation` dimension. Synchronous: nothing else can add to it meanwhile. */
 export function publishFigures(operation: string, figures: InvocationFigures): void {
-  if (figures.metrics.length === 0 || !publishing()) return;
-  process.stdout.write(`${emfRecord(operation, figures)}\n`);
+  if (figures.metrics.length === 0 || !publishing() || !publisher) return;
+  try {
+    publisher(operation, figures);
+  } catch (error) {
+    // A metric must never fail the request it measures.
+    logger.warn('metrics not published', { error: String(error) });
+  }
 }
 
 /**

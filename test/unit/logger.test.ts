@@ -6,7 +6,7 @@ import type { Context } from 'aws-lambda';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { Logger } from '../../functions/_shared/logger';
 import { METRIC, MetricUnit } from '../../functions/_shared/metric-names';
-import { emfRecord, InvocationFigures } from '../../functions/_shared/observability';
+import { InvocationFigures, publishFigures } from '../../functions/_shared/observability';
 
 type Json = Record<string, any>;
 
@@ -116,8 +116,10 @@ describe('Logger', () => {
   });
 });
 
-describe('emfRecord', () => {
-  it('defines each metric once under the operation dimension, a repeated one as an array of its values', () => {
+describe('the Powertools Metrics publisher', () => {
+  it('one EMF record under the operation dimension; a repeated metric as an array, a NaN left out, properties kept', async () => {
+    vi.stubEnv('POWERTOOLS_METRICS_DISABLED', 'false');
+    await import('../../functions/_shared/powertools-metrics');
     const figures = new InvocationFigures()
       .add(METRIC.itemsRead, MetricUnit.Count, 3)
       .add(METRIC.itemsRead, MetricUnit.Count, 4)
@@ -125,26 +127,27 @@ describe('emfRecord', () => {
       .add(METRIC.latency, MetricUnit.Milliseconds, Number.NaN)
       .property('family', 'channel_basic');
 
-    const record = JSON.parse(emfRecord('reports.query', figures, 1_700_000_000_000)) as Json;
+    publishFigures('reports.query', figures);
 
-    expect(record).toEqual({
-      _aws: {
-        Timestamp: 1_700_000_000_000,
-        CloudWatchMetrics: [
-          {
-            Namespace: 'analytics-api',
-            Dimensions: [['operation']],
-            Metrics: [
-              { Name: 'ItemsRead', Unit: 'Count' },
-              { Name: 'BytesRead', Unit: 'Bytes' },
-            ],
-          },
+    const records = parsed(
+      out
+        .join('')
+        .split('\n')
+        .filter((l) => l.startsWith('{')),
+    );
+    expect(records).toHaveLength(1);
+    const { _aws, ...rest } = records[0] as Json;
+    expect(typeof _aws.Timestamp).toBe('number');
+    expect(_aws.CloudWatchMetrics).toEqual([
+      {
+        Namespace: 'analytics-api',
+        Dimensions: [['operation']],
+        Metrics: [
+          { Name: 'ItemsRead', Unit: 'Count' },
+          { Name: 'BytesRead', Unit: 'Bytes' },
         ],
       },
-      family: 'channel_basic',
-      operation: 'reports.query',
-      ItemsRead: [3, 4],
-      BytesRead: 100,
-    });
+    ]);
+    expect(rest).toEqual({ family: 'channel_basic', operation: 'reports.query', ItemsRead: [3, 4], BytesRead: 100 });
   });
 });
