@@ -1,36 +1,34 @@
 /**
- * The benchmark's content owner: its id, channels and generator options (shared by reports-co.ts and the child
- * process that generates its exports, reports-co-generate.ts).
- *
- * Options (environment): BENCH_CO_CHANNELS (3), BENCH_CO_VIDEOS (200 per channel), BENCH_CO_DAYS (365).
+ * The benchmark's content owner at one size (reports-sizes.ts): its generator options, shared by reports-co.ts and
+ * the child process that generates its exports (reports-co-generate.ts).
  */
 import type { GeneratorOptions } from '../infra/generator/export-generator';
+import { CONTENT_OWNER_START, type ContentOwnerSize, contentOwnerChannels } from './reports-sizes';
 
-export const CONTENT_OWNER = 'bench-co';
-export const CONTENT_OWNER_START = '2025-11-01';
 export const CONTENT_OWNER_REPORTS = ['content_owner_basic_a4', 'content_owner_estimated_revenue_a1'] as const;
 
-export const contentOwnerChannels = (): string[] =>
-  Array.from({ length: Number(process.env.BENCH_CO_CHANNELS ?? 3) }, (_, i) => `UCbench-co${i + 1}`);
-
-export function contentOwnerOptions(): GeneratorOptions {
-  const videos = Number(process.env.BENCH_CO_VIDEOS ?? 200);
-  const days = Number(process.env.BENCH_CO_DAYS ?? 365);
-  const width = Math.max(4, String(videos).length);
-  const channels = contentOwnerChannels();
+export function contentOwnerOptions(c: ContentOwnerSize): GeneratorOptions {
+  const width = Math.max(4, String(c.videos).length);
+  const channels = contentOwnerChannels(c);
   return {
     channel: channels[0] as string,
-    videos,
-    days,
+    videos: c.videos,
+    days: c.days,
     start: CONTENT_OWNER_START,
+    // One seed at every size: the exchange rates (one set per table) come out the same.
     seed: 11,
-    videoPrefix: 'co1v',
+    videoPrefix: `${c.videoPrefix}1v`,
     videoWidth: width,
     version: 'a3',
     gzip: false,
     reports: [...CONTENT_OWNER_REPORTS],
-    contentOwner: CONTENT_OWNER,
-    channels: channels.map((channel, i) => ({ channel, videoPrefix: `co${i + 1}v`, videoWidth: width, playlists: 0 })),
+    contentOwner: c.id,
+    channels: channels.map((channel, i) => ({
+      channel,
+      videoPrefix: `${c.videoPrefix}${i + 1}v`,
+      videoWidth: width,
+      playlists: 0,
+    })),
     playlists: 0,
     rates: true,
   };

@@ -15,9 +15,10 @@ import type { TableContext } from '../functions/core/directory/directory-reposit
 import { localFile } from '../functions/core/reports/ingest/ingest-file';
 import { dynamoIngestStores, type IngestSummary, ingestFiles } from '../functions/core/reports/ingest/ingest-service';
 import { dynamoRateRepository } from '../functions/core/reports/storage/rate-repository';
-import { CONTENT_OWNER, contentOwnerChannels } from './reports-co-options';
 import { type BenchQuery, between, channelLevelBound, type DateRange, topVideosBound } from './reports-shared';
+import { type ContentOwnerSize, contentOwnerChannels } from './reports-sizes';
 
+/** The manager of every size's content owner. */
 export const CONTENT_OWNER_SUB = 'bench-co-manager';
 export const CONTENT_OWNER_SCOPES = ['video-analytics.readonly', 'video-analytics-monetary.readonly'];
 const YEAR: DateRange = ['2025-11-01', '2026-10-31'];
@@ -49,9 +50,12 @@ function listFiles(dir: string): string[] {
  * `<dir>/exchange_rates.csv`) in a child process, so it runs next to the channel world's generation (neither is
  * timed). `stop` ends the child if it is still running.
  */
-export function generateContentOwner(dir: string): { done: Promise<ContentOwnerExports>; stop: () => void } {
+export function generateContentOwner(
+  dir: string,
+  sizeKey: string,
+): { done: Promise<ContentOwnerExports>; stop: () => void } {
   const script = fileURLToPath(new URL('./reports-co-generate.ts', import.meta.url));
-  const child = spawn(process.execPath, [...process.execArgv, script, dir], {
+  const child = spawn(process.execPath, [...process.execArgv, script, dir, sizeKey], {
     stdio: ['ignore', 'pipe', 'inherit'],
     env: process.env,
   });
@@ -82,11 +86,12 @@ export function generateContentOwner(dir: string): { done: Promise<ContentOwnerE
 export async function prepareContentOwner(
   table: TableContext,
   dir: string,
+  size: ContentOwnerSize,
   log: (line: string) => void,
 ): Promise<ContentOwnerBench> {
-  const channels = contentOwnerChannels();
+  const channels = contentOwnerChannels(size);
   await loadDirectory(table, {
-    users: [{ sub: CONTENT_OWNER_SUB, contentOwners: [CONTENT_OWNER] }],
+    users: [{ sub: CONTENT_OWNER_SUB, contentOwners: [size.id] }],
     channels: channels.map((id, i) => ({
       id,
       title: `Bench content owner channel ${i + 1}`,
@@ -95,8 +100,8 @@ export async function prepareContentOwner(
     })),
     contentOwners: [
       {
-        id: CONTENT_OWNER,
-        displayName: 'Bench content owner',
+        id: size.id,
+        displayName: `Bench content owner ${size.id}`,
         linkedChannels: channels.map((channelId) => ({ channelId, linkedSince: LINKED_SINCE })),
       },
     ],
@@ -110,13 +115,13 @@ export async function prepareContentOwner(
   if (ingest.rejected.length > 0) {
     throw new Error(`content-owner ingest rejected ${ingest.rejected.length} files: ${ingest.rejected[0]?.message}`);
   }
-  return { channels, ingest, queries: contentOwnerQueries() };
+  return { channels, ingest, queries: contentOwnerQueries(size) };
 }
 
 /** The content owner's raw rows from `dir` into DuckDB tables co_basic, co_revenue and rates. */
-export async function loadContentOwnerRows(duck: DuckDBConnection, dir: string): Promise<void> {
+export async function loadContentOwnerRows(duck: DuckDBConnection, dir: string, owner: string): Promise<void> {
   const csv = (type: string) =>
-    `read_csv('${dir}/${CONTENT_OWNER}/${type}/*.csv', union_by_name = true, header = true, all_varchar = true, nullstr = '\\N')`;
+    `read_csv('${dir}/${owner}/${type}/*.csv', union_by_name = true, header = true, all_varchar = true, nullstr = '\\N')`;
   await duck.run(`CREATE TABLE co_basic AS SELECT
       strptime(date, '%Y%m%d')::DATE AS day, channel_id AS channel, coalesce(video_id, '') AS video,
       coalesce(claimed_status, '') AS claimed, uploader_type AS uploader, country_code AS country,
@@ -151,8 +156,10 @@ const rateOf = (currency: string) =>
  * limit) plus one per edge day; top videos one item per month plus one per edge day; a report answered from two
  * families (rows joined, never added) the sum of both reads.
  */
-export function contentOwnerQueries(): BenchQuery[] {
-  const ids = `contentOwner==${CONTENT_OWNER}`;
+export function contentOwnerQueries(size: ContentOwnerSize): BenchQuery[] {
+  const ids = `contentOwner==${size.id}`;
+  // Its own uploads and the third-party uploads it claims (8% as many: export-world.ts THIRD_PARTY_SHARE), rounded up.
+  const videos = Math.ceil(size.channels * size.videos * 1.1);
   const co = { caller: 'contentOwner' as const, ids };
   return [
     {
@@ -183,7 +190,7 @@ export function contentOwnerQueries(): BenchQuery[] {
         maxResults: '10',
       },
       sql: `SELECT video, sum(revenue) r, sum(ad_revenue) FROM co_revenue WHERE ${between(YEAR)} AND claimed = 'claimed' AND video <> '' GROUP BY video ORDER BY r DESC NULLS LAST, video LIMIT 10`,
-      bound: topVideosBound(YEAR),
+      bound: topVideosBound(YEAR, videos),
     },
     {
       // content_owner_estimated_revenue `gd` (day + slices; converted row by row with its day's rate): channel

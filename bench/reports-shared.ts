@@ -35,8 +35,33 @@ export function span(r: DateRange): { months: number; edgeDays: number } {
  */
 export const channelLevelBound = (r: DateRange) => 2 * span(r).months + span(r).edgeDays;
 
-/** A read at video grain with the video dimension (top videos): one item per month and per edge day. */
-export const topVideosBound = (r: DateRange) => span(r).months + span(r).edgeDays;
+/**
+ * Videos one item of a by-video cube holds at least, every measure of the family stored (docs/reports-storage.md,
+ * "What a report reads"): a larger cube is split into chunks, each an item read.
+ */
+export const VIDEOS_PER_ITEM = 4_000;
+
+/** Items of one by-video cube of `videos` videos. */
+export const videoItems = (videos: number) => Math.max(1, Math.ceil(videos / VIDEOS_PER_ITEM));
+
+/** Top videos (video grain, no filter but an entity's): one cube per month and per edge day, each in chunks. */
+export const topVideosBound = (r: DateRange, videos: number) =>
+  (span(r).months + span(r).edgeDays) * videoItems(videos);
+
+/** Top videos of a region: its partition's cube per month, and per edge day the full day (every country's rows). */
+export const regionTopVideosBound = (r: DateRange, countries: number, videos: number) =>
+  span(r).months * videoItems(videos) + span(r).edgeDays * videoItems(videos * countries);
+
+/**
+ * `video==` / `group==` filters of `n` of `videos` videos: per month and edge day, the items of the buckets the
+ * videos fall in (at most n, at most all 256), each bucket holding videos / 256 of the channel's videos.
+ */
+export const perVideoBound = (r: DateRange, n: number, videos: number) =>
+  (span(r).months + span(r).edgeDays) * Math.min(n, 256) * videoItems(videos / 256);
+
+/** Whether a query is channel level: no video grain (no video dimension, no video or group filter). */
+export const isChannelLevel = (q: BenchQuery) =>
+  !`${q.params.dimensions ?? ''},${q.params.filters ?? ''}`.split(/[,;=]/).some((t) => t === 'video' || t === 'group');
 
 export const between = (r: DateRange, column = 'day') => `${column} BETWEEN DATE '${r[0]}' AND DATE '${r[1]}'`;
 

@@ -1,14 +1,14 @@
 /**
- * reports.query benchmark: a large generated export (one channel, ≥1,000 videos, 730 days, ≥2 million fact rows)
- * and a content owner (3 channels, a year of content_owner_basic and content_owner_estimated_revenue, exchange
- * rates; reports-co.ts) are ingested (each timed on its own, rows/s), then each representative query runs through
- * the local server and, in the same run, in DuckDB over the raw CSV rows. Reports per query: DynamoDB items and
- * bytes read, p50 latency, DuckDB's p50, and the item bound of the storage design. Targets: channel ingest ≤ 120 s;
- * every p50 ≤ DuckDB's; items within bound; the answer equal to DuckDB's.
+ * reports.query benchmark, at each size of reports-sizes.ts (1,000 videos × 730 days and 10,000 videos × 365 days,
+ * each with a content owner of that many videos): a generated channel world and content owner are ingested (each
+ * timed on its own, rows/s), then each representative query runs through the local server and, in the same run, in
+ * DuckDB over the raw CSV rows of that size. Reports per query: DynamoDB items and bytes read, p50 latency, DuckDB's
+ * p50, the item bound of the storage design (a function of the videos), and at the largest size the peak RSS of a
+ * process answering it. Targets: channel ingest ≥ 50k rows/s; every p50 ≤ 0.5× DuckDB's; items within bound; the
+ * answer equal to DuckDB's; peak RSS ≤ 512 MB; channel-level queries read the same items at every size.
  *
- * Options (environment): BENCH_VIDEOS (1000), BENCH_DAYS (730), BENCH_REPORT_N (30 measured runs per query),
- * BENCH_REPORT_WARMUP (20 unmeasured runs before them, on both sides), and
- * reports-co-options.ts's BENCH_CO_CHANNELS, BENCH_CO_VIDEOS, BENCH_CO_DAYS.
+ * Options (environment): BENCH_SIZES and the world sizes (reports-sizes.ts), BENCH_REPORT_N (30 measured runs per
+ * query), BENCH_REPORT_WARMUP (20 unmeasured runs before them, on both sides).
  */
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -29,17 +29,22 @@ import {
   loadContentOwnerRows,
   prepareContentOwner,
 } from './reports-co';
+import { peakMemory } from './reports-memory';
 import {
   type BenchCaller,
   type BenchQuery,
   between,
   channelLevelBound,
+  isChannelLevel,
   median,
+  perVideoBound,
+  regionTopVideosBound,
   rowsDiffer,
-  span,
   sqlIn,
   topVideosBound,
 } from './reports-shared';
+import { type BenchSize, channelLabel, contentOwnerLabel, selectedSizes } from './reports-sizes';
+import { formatTable } from './table';
 
 export interface ReportsBenchEnvironment {
   readonly baseUrl: string;
@@ -47,15 +52,13 @@ export interface ReportsBenchEnvironment {
   token(sub: string, scopes: string[]): Promise<string>;
 }
 
-const CHANNEL = 'UCbench-reports';
-const SUB = 'bench-reporter';
-const START = '2024-11-01';
 const YEAR = ['2025-11-01', '2026-10-31'] as const;
 const TWO_YEARS = ['2024-11-01', '2026-10-31'] as const;
 
+/** The channel queries over `videos` (the channel's), the group `groupId` holding its first 200. */
 function queries(videos: string[], groupId: string): BenchQuery[] {
   const channelBound = channelLevelBound;
-  const perVideoBound = (r: readonly [string, string], n: number) => (span(r).months + span(r).edgeDays) * n;
+  const all = videos.length;
   const top = videos[0] as string;
   const group = videos.slice(0, 200);
   const europe = countriesIn({ continent: '150' });
@@ -111,7 +114,7 @@ function queries(videos: string[], groupId: string): BenchQuery[] {
         maxResults: '10',
       },
       sql: `SELECT video, sum(views) v, sum(likes) FROM facts WHERE ${between(YEAR)} AND video <> '' GROUP BY video ORDER BY v DESC, video LIMIT 10`,
-      bound: topVideosBound(YEAR),
+      bound: topVideosBound(YEAR, all),
     },
     {
       caller: 'channel',
@@ -124,7 +127,7 @@ function queries(videos: string[], groupId: string): BenchQuery[] {
         filters: `video==${top}`,
       },
       sql: `SELECT strftime(day,'%Y-%m-%d') d, sum(views), round(sum(minutes)) FROM facts WHERE ${between(YEAR)} AND video = '${top}' GROUP BY d ORDER BY d`,
-      bound: perVideoBound(YEAR, 1),
+      bound: perVideoBound(YEAR, 1, all),
     },
     {
       caller: 'channel',
@@ -137,7 +140,7 @@ function queries(videos: string[], groupId: string): BenchQuery[] {
         filters: `group==${groupId}`,
       },
       sql: `SELECT strftime(day,'%Y-%m') m, sum(views), round(sum(minutes)) FROM facts WHERE ${between(TWO_YEARS)} AND video IN ${sqlIn(group)} GROUP BY m ORDER BY m`,
-      bound: perVideoBound(TWO_YEARS, 200),
+      bound: perVideoBound(TWO_YEARS, group.length, all),
     },
     {
       caller: 'channel',
@@ -172,7 +175,7 @@ function queries(videos: string[], groupId: string): BenchQuery[] {
         filters: 'continent==150',
       },
       sql: `SELECT video, sum(views) v FROM facts WHERE ${between(YEAR)} AND video <> '' AND country IN ${sqlIn(europe)} GROUP BY video ORDER BY v DESC, video LIMIT 10`,
-      bound: span(YEAR).months * europe.size + span(YEAR).edgeDays,
+      bound: regionTopVideosBound(YEAR, europe.size, all),
     },
     {
       caller: 'channel',
@@ -194,66 +197,99 @@ function listFiles(dir: string): string[] {
   );
 }
 
-export async function benchReports(
-  env: ReportsBenchEnvironment,
-  options: { log: (line: string) => void },
-): Promise<{ text: string; pass: boolean }> {
-  const videosCount = Number(process.env.BENCH_VIDEOS ?? 1000);
-  const days = Number(process.env.BENCH_DAYS ?? 730);
-  const n = Number(process.env.BENCH_REPORT_N ?? 30);
-  const warmup = Number(process.env.BENCH_REPORT_WARMUP ?? 20);
-  const { log } = options;
+/** Batch ingest at every size: at least this many rows a second. */
+const INGEST_ROWS_PER_SECOND = 50_000;
+/** Every p50 at most this share of DuckDB's. */
+const DUCKDB_RATIO = 0.5;
+/** Peak RSS of answering a report, MB (the reports function has 1,024). */
+const RSS_MB = 512;
+
+interface QueryResult {
+  query: BenchQuery;
+  items: number;
+  bytes: number;
+  api: number;
+  duck: number;
+  /** Items over the range every size's channel world holds (channel-level queries only). */
+  commonItems?: number;
+  rss?: { before: number; peak: number };
+  differs?: string;
+  pass: boolean;
+}
+
+interface SizeResult {
+  size: BenchSize;
+  lines: string[];
+  results: QueryResult[];
+  pass: boolean;
+}
+
+interface SizeOptions {
+  n: number;
+  warmup: number;
+  /** The first day every selected size's channel world holds. */
+  commonStart: string;
+  memory: boolean;
+  log: (line: string) => void;
+}
+
+/** One size: generate (untimed), ingest (timed), then every query against DuckDB over the same rows. */
+async function benchSize(env: ReportsBenchEnvironment, size: BenchSize, o: SizeOptions): Promise<SizeResult> {
+  const { log } = o;
+  const world = channelLabel(size);
   const dir = mkdtempSync(path.join(tmpdir(), 'bench-exports-'));
   // The content owner, in its own folder (the channel glob below must not see its files), generated by a child
   // process on the other core while this one generates the channel world.
   const coDir = mkdtempSync(path.join(tmpdir(), 'bench-co-exports-'));
-  const coGeneration = generateContentOwner(coDir);
+  const coGeneration = generateContentOwner(coDir, size.key);
   coGeneration.done.catch(() => undefined); // awaited below; a failure before that must not go unhandled
+  const duckDb = await DuckDBInstance.create(':memory:');
+  const duck = await duckDb.connect();
   try {
-    log(`generating ${videosCount} videos x ${days} days of channel_basic exports`);
-    log(`generating the content owner (${coDir}) in a child process`);
+    log(`${world}: generating channel_basic exports; the content owner (${coDir}) in a child process`);
+    const width = 5;
     const generated = await writeExports(
       {
-        channel: CHANNEL,
-        videos: videosCount,
-        days,
-        start: START,
+        channel: size.channel,
+        videos: size.videos,
+        days: size.days,
+        start: size.start,
         seed: 7,
-        videoPrefix: 'bv',
-        videoWidth: 5,
+        videoPrefix: size.videoPrefix,
+        videoWidth: width,
         version: 'a3',
         gzip: false,
       },
       dir,
     );
-    const videos = Array.from({ length: videosCount }, (_, i) => `bv${String(i + 1).padStart(5, '0')}`);
+    const videos = Array.from(
+      { length: size.videos },
+      (_, i) => `${size.videoPrefix}${String(i + 1).padStart(width, '0')}`,
+    );
     await loadDirectory(env.table, {
-      users: [{ sub: SUB, channels: [CHANNEL] }],
-      channels: [{ id: CHANNEL, title: 'Bench channel', videos, playlists: [] }],
+      users: [{ sub: size.sub, channels: [size.channel] }],
+      channels: [{ id: size.channel, title: `Bench channel ${world}`, videos, playlists: [] }],
       contentOwners: [],
       accounts: [],
       properties: [],
     });
-
     const coExports = await coGeneration.done;
     log(
-      `content owner generated: ${coExports.files} files, ${coExports.rows} rows + ${coExports.rates} rates in ${coExports.seconds.toFixed(1)} s`,
+      `${world}: content owner generated: ${coExports.files} files, ${coExports.rows} rows + ${coExports.rates} rates in ${coExports.seconds.toFixed(1)} s`,
     );
 
-    log(`ingesting ${generated.files} files, ${generated.rows} rows`);
+    log(`${world}: ingesting ${generated.files} files, ${generated.rows} rows`);
     const summary = await ingestFiles(
       dynamoIngestStores(env.table),
       listFiles(dir).map((f) => localFile(f)),
     );
-    const ingestSeconds = summary.seconds;
-
     // The content owner's ingest, right after the channel's and timed on its own.
-    const co = await prepareContentOwner(env.table, coDir, log);
+    const co = await prepareContentOwner(env.table, coDir, size.contentOwner, log);
 
     // A group of 200 videos, as groups.insert + groupItems.insert would store it.
     const groups = dynamoGroupRepository(env.table);
-    const actor = `channel:${CHANNEL}`;
-    const groupId = `benchgroup${Date.now()}`;
+    const actor = `channel:${size.channel}`;
+    const groupId = `benchgroup${size.key}${Date.now()}`;
     await groups.create({
       id: groupId,
       actor,
@@ -267,8 +303,7 @@ export async function benchReports(
       await Promise.all(videos.slice(i, i + 20).map((v) => groups.insertItem(actor, groupId, 'youtube#video', v)));
     }
 
-    log('loading the raw rows into DuckDB');
-    const duck = await (await DuckDBInstance.create(':memory:')).connect();
+    log(`${world}: loading the raw rows into DuckDB`);
     await duck.run(`CREATE TABLE facts AS SELECT
         strptime(date, '%Y%m%d')::DATE AS day, coalesce(video_id, '') AS video, country_code AS country,
         CASE WHEN subscribed_status = 'subscribed' THEN 'SUBSCRIBED' ELSE 'UNSUBSCRIBED' END AS sub,
@@ -276,70 +311,167 @@ export async function benchReports(
         views::DOUBLE AS views, likes::DOUBLE AS likes, watch_time_minutes::DOUBLE AS minutes,
         average_view_duration_percentage::DOUBLE AS pct, subscribers_gained::DOUBLE AS subs_gained
       FROM read_csv('${dir}/*/*/*.csv', union_by_name = true, header = true, all_varchar = true, nullstr = '\\N')`);
-    log('loading the content-owner raw rows and exchange rates into DuckDB');
-    await loadContentOwnerRows(duck, coDir);
+    await loadContentOwnerRows(duck, coDir, size.contentOwner.id);
+    // The raw rows are in DuckDB now: the files can go before the queries run.
+    rmSync(dir, { recursive: true, force: true });
+    rmSync(coDir, { recursive: true, force: true });
 
-    const tokens: Record<BenchCaller, string> = {
-      channel: await env.token(SUB, ['video-analytics.readonly']),
-      contentOwner: await env.token(CONTENT_OWNER_SUB, CONTENT_OWNER_SCOPES),
+    const subs: Record<BenchCaller, { sub: string; scopes: string[] }> = {
+      channel: { sub: size.sub, scopes: ['video-analytics.readonly'] },
+      contentOwner: { sub: CONTENT_OWNER_SUB, scopes: CONTENT_OWNER_SCOPES },
     };
-    const all = [...queries(videos, groupId), ...co.queries];
-    const width = Math.max(44, ...all.map((q) => q.name.length));
-    const lines: string[] = [];
-    let pass = ingestSeconds <= 120;
-    const coSeconds = co.ingest.seconds;
-    lines.push(
-      `ingest: ${summary.loaded} files, ${summary.rows} rows in ${ingestSeconds.toFixed(1)} s = ${Math.round(summary.rows / ingestSeconds)} rows/s (target <= 120 s: ${ingestSeconds <= 120 ? 'PASS' : 'FAIL'})`,
-      `content-owner ingest (${co.channels.length} channels + third-party uploads, content_owner_basic_a4 + content_owner_estimated_revenue_a1 + exchange rates): ${co.ingest.loaded} files, ${co.ingest.rows} rows in ${coSeconds.toFixed(1)} s = ${Math.round(co.ingest.rows / coSeconds)} rows/s (budget ~60 s, not a target)`,
-      '',
-      `${'query'.padEnd(width)} ${'items'.padStart(6)} ${'bytes'.padStart(9)} ${'bound'.padStart(6)} ${'API p50'.padStart(8)} ${'DuckDB p50'.padStart(10)} ${'ratio'.padStart(6)}  result`,
-    );
-    for (const q of all) {
-      const ids = q.caller === 'channel' ? 'channel==MINE' : (q.ids as string);
-      const url = `${env.baseUrl}/v2/reports?${new URLSearchParams({ ids, ...q.params })}`;
-      const token = tokens[q.caller];
-      const call = async () => {
-        const t0 = performance.now();
-        const res = await fetch(url, { headers: { Authorization: `Bearer ${token}` } });
-        const body = (await res.json()) as { rows?: unknown[][]; error?: { message: string } };
-        if (res.status !== 200) throw new Error(`${q.name}: ${res.status} ${body.error?.message}`);
-        return {
-          ms: performance.now() - t0,
-          items: Number(res.headers.get('x-items-read')),
-          bytes: Number(res.headers.get('x-bytes-read')),
-          rows: body.rows ?? [],
-        };
+    const tokens: Record<BenchCaller, string> = {
+      channel: await env.token(subs.channel.sub, subs.channel.scopes),
+      contentOwner: await env.token(subs.contentOwner.sub, subs.contentOwner.scopes),
+    };
+    const pathOf = (q: BenchQuery, params = q.params) =>
+      `/v2/reports?${new URLSearchParams({ ids: q.caller === 'channel' ? 'channel==MINE' : (q.ids as string), ...params })}`;
+    const call = async (q: BenchQuery, params = q.params) => {
+      const t0 = performance.now();
+      const res = await fetch(`${env.baseUrl}${pathOf(q, params)}`, {
+        headers: { Authorization: `Bearer ${tokens[q.caller]}` },
+      });
+      const body = (await res.json()) as { rows?: unknown[][]; error?: { message: string } };
+      if (res.status !== 200) throw new Error(`${q.name}: ${res.status} ${body.error?.message}`);
+      return {
+        ms: performance.now() - t0,
+        items: Number(res.headers.get('x-items-read')),
+        bytes: Number(res.headers.get('x-bytes-read')),
+        rows: body.rows ?? [],
       };
-      const first = await call();
+    };
+
+    const results: QueryResult[] = [];
+    for (const q of [...queries(videos, groupId), ...co.queries]) {
+      log(`${world}: ${q.name}`);
+      const first = await call(q);
       // Both sides are measured warm: the server's and DynamoDB Local's JIT compile a query's paths after a few
       // dozen calls (the first calls of a query shape run up to twice as slow), DuckDB caches its plans.
-      for (let i = 0; i < warmup; i++) await call();
-      for (let i = 0; i <= warmup; i++) await duck.runAndReadAll(q.sql);
+      for (let i = 0; i < o.warmup; i++) await call(q);
+      for (let i = 0; i <= o.warmup; i++) await duck.runAndReadAll(q.sql);
       // Measured runs alternate between the sides, so both see the same state of the host (a burst of load on a
       // shared machine lands on both instead of on whichever side ran then).
       const apiTimes: number[] = [];
       const duckTimes: number[] = [];
       let duckRows: unknown[][] = [];
-      for (let i = 0; i < n; i++) {
-        apiTimes.push((await call()).ms);
+      for (let i = 0; i < o.n; i++) {
+        apiTimes.push((await call(q)).ms);
         const t0 = performance.now();
         duckRows = (await duck.runAndReadAll(q.sql)).getRows();
         duckTimes.push(performance.now() - t0);
       }
+      // Channel-level reads compared across sizes over the days every size holds (the 10k world has one year).
+      let commonItems: number | undefined;
+      if (isChannelLevel(q)) {
+        const start = q.params.startDate as string;
+        commonItems =
+          start >= o.commonStart ? first.items : (await call(q, { ...q.params, startDate: o.commonStart })).items;
+      }
+      const rss = o.memory ? await peakMemory({ path: pathOf(q), ...subs[q.caller], runs: 3 }) : undefined;
       const api = median(apiTimes);
-      const ddb = median(duckTimes);
+      const duckP50 = median(duckTimes);
       const differs = rowsDiffer(first.rows, duckRows);
-      const ok = api <= ddb && first.items <= q.bound && differs === undefined;
-      pass &&= ok;
-      lines.push(
-        `${q.name.padEnd(width)} ${String(first.items).padStart(6)} ${String(first.bytes).padStart(9)} ${String(q.bound).padStart(6)} ${api.toFixed(1).padStart(8)} ${ddb.toFixed(1).padStart(10)} ${(api / ddb).toFixed(2).padStart(6)}  ${ok ? 'PASS' : 'FAIL'}${differs === undefined ? '' : ` (${differs})`}`,
-      );
+      const pass =
+        api <= DUCKDB_RATIO * duckP50 &&
+        first.items <= q.bound &&
+        differs === undefined &&
+        (rss === undefined || rss.peak <= RSS_MB);
+      results.push({
+        query: q,
+        items: first.items,
+        bytes: first.bytes,
+        api,
+        duck: duckP50,
+        ...(commonItems === undefined ? {} : { commonItems }),
+        ...(rss ? { rss } : {}),
+        ...(differs === undefined ? {} : { differs }),
+        pass,
+      });
     }
-    duck.closeSync();
-    return { text: lines.join('\n'), pass };
+
+    const rate = (rows: number, seconds: number) => Math.round(rows / seconds);
+    const channelRate = rate(summary.rows, summary.seconds);
+    const coRate = rate(co.ingest.rows, co.ingest.seconds);
+    const ingestPass = channelRate >= INGEST_ROWS_PER_SECOND;
+    const lines = [
+      `channel world ${world}: ingest ${summary.loaded} files, ${summary.rows} rows in ${summary.seconds.toFixed(1)} s = ${channelRate} rows/s (target >= ${INGEST_ROWS_PER_SECOND}: ${ingestPass ? 'PASS' : 'FAIL'})`,
+      `content owner ${contentOwnerLabel(size.contentOwner)} (+ third-party uploads; content_owner_basic_a4 + content_owner_estimated_revenue_a1 + exchange rates): ingest ${co.ingest.loaded} files, ${co.ingest.rows} rows in ${co.ingest.seconds.toFixed(1)} s = ${coRate} rows/s (not a target)`,
+      '',
+      formatTable(
+        ['query', 'items', 'bytes', 'bound', 'API p50', 'DuckDB p50', 'ratio', 'peak RSS MB', 'result'],
+        results.map((r) => [
+          r.query.name,
+          String(r.items),
+          String(r.bytes),
+          String(r.query.bound),
+          r.api.toFixed(1),
+          r.duck.toFixed(1),
+          (r.api / r.duck).toFixed(2),
+          r.rss ? `${r.rss.peak.toFixed(0)} (idle ${r.rss.before.toFixed(0)})` : '-',
+          `${r.pass ? 'PASS' : 'FAIL'}${r.differs === undefined ? '' : ` (${r.differs})`}`,
+        ]),
+      ),
+    ];
+    return { size, lines, results, pass: ingestPass && results.every((r) => r.pass) };
   } finally {
     coGeneration.stop();
+    duck.closeSync();
+    duckDb.closeSync();
     rmSync(dir, { recursive: true, force: true });
     rmSync(coDir, { recursive: true, force: true });
   }
+}
+
+/** Channel-level queries read the same items at every size: the check, one line per query. */
+function sameItemsCheck(sizes: readonly SizeResult[]): { lines: string[]; pass: boolean } {
+  const [base, ...others] = sizes;
+  if (!base || others.length === 0) return { lines: [], pass: true };
+  let pass = true;
+  const rows = base.results
+    .filter((r) => r.commonItems !== undefined)
+    .map((r) => {
+      const counts = sizes.map((s) => s.results.find((x) => x.query.name === r.query.name)?.commonItems);
+      const same = counts.every((c) => c === counts[0]);
+      pass &&= same;
+      return [r.query.name, ...counts.map((c) => String(c)), same ? 'PASS' : 'FAIL'];
+    });
+  return {
+    lines: [
+      `channel-level queries (no video grain) read the same items at every size (over the days every world holds: a range starting earlier is read from ${sizes.at(-1)?.size.start} for this check)`,
+      '',
+      formatTable(['query', ...sizes.map((s) => `items at ${s.size.key}`), 'result'], rows),
+    ],
+    pass,
+  };
+}
+
+export async function benchReports(
+  env: ReportsBenchEnvironment,
+  options: { log: (line: string) => void },
+): Promise<{ text: string; pass: boolean }> {
+  const sizes = selectedSizes();
+  const o = {
+    n: Number(process.env.BENCH_REPORT_N ?? 30),
+    warmup: Number(process.env.BENCH_REPORT_WARMUP ?? 20),
+    commonStart: sizes
+      .map((s) => s.start)
+      .sort()
+      .at(-1) as string,
+    log: options.log,
+  };
+  const results: SizeResult[] = [];
+  // Sizes one after the other (each generation, ingest and DuckDB table released before the next); the peak RSS is
+  // measured at the largest selected size.
+  for (const size of sizes) results.push(await benchSize(env, size, { ...o, memory: size === sizes.at(-1) }));
+  const check = sameItemsCheck(results);
+  const text = [
+    ...results.flatMap((r) => [
+      `${channelLabel(r.size)} (content owner ${contentOwnerLabel(r.size.contentOwner)})`,
+      '',
+      ...r.lines,
+      '',
+    ]),
+    ...check.lines,
+  ].join('\n');
+  return { text, pass: results.every((r) => r.pass) && check.pass };
 }
