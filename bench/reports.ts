@@ -22,6 +22,7 @@ import { countriesIn } from '../functions/core/reports/catalog/geo';
 import { localFile } from '../functions/core/reports/ingest/ingest-file';
 import { dynamoIngestStores, ingestFiles } from '../functions/core/reports/ingest/ingest-service';
 import { writeExports } from '../infra/generator/export-generator';
+import { type Capacity, countingClient, reportCapacity } from './reports-capacity';
 import {
   CONTENT_OWNER_SCOPES,
   CONTENT_OWNER_SUB,
@@ -203,6 +204,9 @@ const INGEST_ROWS_PER_SECOND = 50_000;
 const DUCKDB_RATIO = 0.5;
 /** Peak RSS of answering a report, MB (the reports function has 1,024). */
 const RSS_MB = 512;
+/** The memory of the reports function and the ingest function (routes.ts, infra/config.ts defaults), GB. */
+const REPORT_GB = 1;
+const INGEST_GB = 3008 / 1024;
 
 interface QueryResult {
   query: BenchQuery;
@@ -212,6 +216,8 @@ interface QueryResult {
   duck: number;
   /** Items over the range every size's channel world holds (channel-level queries only). */
   commonItems?: number;
+  /** What its DynamoDB calls would be billed (whole items, every read of the request). */
+  capacity: Capacity;
   rss?: { before: number; peak: number };
   differs?: string;
   pass: boolean;
@@ -278,11 +284,19 @@ async function benchSize(env: ReportsBenchEnvironment, size: BenchSize, o: SizeO
       `${world}: content owner generated: ${coExports.files} files, ${coExports.rows} rows + ${coExports.rates} rates in ${coExports.seconds.toFixed(1)} s`,
     );
 
-    log(`${world}: ingesting ${generated.files} files, ${generated.rows} rows`);
+    // Every day but the last in one batch (timed); the last day on its own through the counting client (its bill,
+    // as a daily load: the day, its month's cubes, the blocks), untimed.
+    const files = listFiles(dir).sort();
+    const lastDay = files.pop() as string;
+    log(`${world}: ingesting ${files.length} files (of ${generated.files}, ${generated.rows} rows)`);
     const summary = await ingestFiles(
       dynamoIngestStores(env.table),
-      listFiles(dir).map((f) => localFile(f)),
+      files.map((f) => localFile(f)),
     );
+    const day = countingClient(env.table.db);
+    const dayLoad = await ingestFiles(dynamoIngestStores({ db: day.db, tableName: env.table.tableName }), [
+      localFile(lastDay),
+    ]);
     // The content owner's ingest, right after the channel's and timed on its own.
     const co = await prepareContentOwner(env.table, coDir, size.contentOwner, log);
 
@@ -367,6 +381,10 @@ async function benchSize(env: ReportsBenchEnvironment, size: BenchSize, o: SizeO
         commonItems =
           start >= o.commonStart ? first.items : (await call(q, { ...q.params, startDate: o.commonStart })).items;
       }
+      const capacity = await reportCapacity(env.table, subs[q.caller], {
+        ids: q.caller === 'channel' ? 'channel==MINE' : (q.ids as string),
+        ...q.params,
+      });
       const rss = o.memory ? await peakMemory({ path: pathOf(q), ...subs[q.caller], runs: 3 }) : undefined;
       const api = median(apiTimes);
       const duckP50 = median(duckTimes);
@@ -383,6 +401,7 @@ async function benchSize(env: ReportsBenchEnvironment, size: BenchSize, o: SizeO
         api,
         duck: duckP50,
         ...(commonItems === undefined ? {} : { commonItems }),
+        capacity,
         ...(rss ? { rss } : {}),
         ...(differs === undefined ? {} : { differs }),
         pass,
@@ -411,6 +430,24 @@ async function benchSize(env: ReportsBenchEnvironment, size: BenchSize, o: SizeO
           `${r.pass ? 'PASS' : 'FAIL'}${r.differs === undefined ? '' : ` (${r.differs})`}`,
         ]),
       ),
+      '',
+      `cost on DynamoDB on demand and Lambda (counted calls: whole items, every read of the request; GB-s: API p50 × ${REPORT_GB} GB)`,
+      '',
+      formatTable(
+        ['query', 'calls', 'items', 'KB', 'RRU', 'GB-s'],
+        [
+          ...results.map((r) => [
+            r.query.name,
+            String(r.capacity.calls),
+            String(r.capacity.itemsRead),
+            (r.capacity.bytesRead / 1024).toFixed(1),
+            String(r.capacity.rru),
+            ((r.api / 1000) * REPORT_GB).toFixed(4),
+          ]),
+        ],
+      ),
+      '',
+      `ingest of one day (${path.basename(lastDay)}, ${dayLoad.rows} rows; GB-s: the batch's seconds per file × ${INGEST_GB} GB): ${day.capacity.calls} calls, ${day.capacity.itemsWritten} items written (${(day.capacity.bytesWritten / 1024).toFixed(0)} KB), ${day.capacity.wru} WRU, ${day.capacity.itemsRead} items read (${(day.capacity.bytesRead / 1024).toFixed(0)} KB), ${day.capacity.rru} RRU, ${((summary.seconds / summary.loaded) * INGEST_GB).toFixed(3)} GB-s`,
     ];
     return { size, lines, results, pass: ingestPass && results.every((r) => r.pass) };
   } finally {
