@@ -5,14 +5,7 @@
  */
 import type { Context } from 'aws-lambda';
 import { logger } from './logger';
-import {
-  INGEST_OPERATION,
-  METRIC,
-  METRICS_NAMESPACE,
-  type MetricName,
-  MetricUnit,
-  OPERATION_DIMENSION,
-} from './metric-names';
+import { INGEST_OPERATION, METRIC, type MetricName, MetricUnit } from './metric-names';
 
 export { logger, MetricUnit };
 
