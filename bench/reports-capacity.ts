@@ -42,12 +42,12 @@ export const newCapacity = (): Capacity => ({
 
 const utf8 = (s: string) => Buffer.byteLength(s, 'utf8');
 
-/** A number's size: about one byte per two significant digits, plus one. */
+/** A number's size: a byte per two significant digits (leading and trailing zeros trimmed), plus one. */
 const numberSize = (n: number | bigint) =>
   Math.ceil(
     String(n)
       .replace(/^-|[.]|e.*$/g, '')
-      .replace(/^0+/, '').length / 2,
+      .replace(/^0+|0+$/g, '').length / 2,
   ) + 1;
 
 /** An attribute value's size by DynamoDB's rules (lists and maps: 3 bytes, plus 1 per element). */
