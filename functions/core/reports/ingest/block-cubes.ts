@@ -50,12 +50,15 @@ export function blockCubes(
     const unchanged = !blockMonths(period).some((m) => due.has(m));
     const halves = unchanged && stored.has(period) ? [] : halvesOf(period).map(cubeOf);
     const present = halves.filter((c): c is UnitCube => c !== undefined);
+    // One half present: the block is that half's cube (the same rows and sums a rollup of it gives).
     const cube =
       unchanged && stored.has(period)
         ? stored.get(period)
         : present.length === 0
           ? undefined
-          : rollupUnits(present, grain, measures);
+          : present.length === 1 && !present[0]?.counts
+            ? present[0]
+            : rollupUnits(present, grain, measures);
     made.set(period, cube);
     return cube;
   };
@@ -157,13 +160,16 @@ export async function writeDueBlocks(
     const blocks = blocksHolding(due.months);
     const gen = `b${held.lease.fence}`;
     const chunked = new ChunkRegistry(due.chunked);
-    let written = 0;
-    for (const v of plan.blocks) {
-      const pk = keys.factPartition(family.code, owner, v.name);
-      const stored = await readForBlocks(writer, pk, blocks, dueMonths, options.dicts, plan.measures);
-      const cubes = blockCubes(v.grain, plan.measures, stored, blocks, dueMonths);
-      written += await writeBlocks(writer, pk, v, options.dicts, plan.measures, cubes, gen, chunked, held.guard);
-    }
+    // The variants' reads and writes overlap (a few small requests each); the chunk registry is updated in turn.
+    const counts = await Promise.all(
+      plan.blocks.map(async (v) => {
+        const pk = keys.factPartition(family.code, owner, v.name);
+        const stored = await readForBlocks(writer, pk, blocks, dueMonths, options.dicts, plan.measures);
+        const cubes = blockCubes(v.grain, plan.measures, stored, blocks, dueMonths);
+        return writeBlocks(writer, pk, v, options.dicts, plan.measures, cubes, gen, chunked, held.guard);
+      }),
+    );
+    const written = counts.reduce((a, b) => a + b, 0);
     await writer.deleteKeys(chunked.stale, held.guard);
     await writer.blocksWritten(family.code, owner, due.months, chunked.list(), held.guard);
     return written;
@@ -184,12 +190,21 @@ async function writeBlocks(
   guard: () => void,
 ): Promise<number> {
   const firsts: Record<string, unknown>[] = [];
+  /** Blocks whose cube is another's (a young owner's longer blocks hold the same months): encoded once. */
+  const single = new Map<UnitCube, Record<string, unknown>>();
   for (const { period, cube } of cubes) {
+    const same = single.get(cube);
+    if (same) {
+      firsts.push({ ...same, sk: period });
+      chunked.written(pk, period, gen, 1);
+      continue;
+    }
     const w = writer.cubeWriter(pk, period, variant.grain, dicts, measures, gen, guard);
     await w.append(cube);
     const done = await w.finish();
     firsts.push(done.item);
     chunked.written(pk, period, gen, done.chunks);
+    if (done.chunks === 1) single.set(cube, done.item);
   }
   await writer.putItems(firsts, guard);
   return cubes.length;

@@ -569,6 +569,16 @@ export async function runPipeline(
   if (root && rootWriter) {
     await rootWriter.finish(firstsOfMonth, { mv: ver });
     await writer.putItems(firstsOfMonth.splice(0), guard);
+    // The other month cubes' first chunks go out 25 at a time while the next ones are encoded (their order among
+    // themselves does not matter: each is whole once written, and a load finishing after a crash rewrites them all).
+    const puts: Promise<void>[] = [];
+    const send = (all: boolean) => {
+      while (firstsOfMonth.length >= 25 || (all && firstsOfMonth.length > 0)) {
+        const put = writer.putItems(firstsOfMonth.splice(0, 25), guard);
+        put.catch(() => undefined); // awaited below
+        puts.push(put);
+      }
+    };
     const period = keys.factMonthSk(month);
     for (const [name, parts] of monthVideo) {
       const v = plan.month.find((x) => x.name === name) as CubeVariant;
@@ -588,6 +598,7 @@ export async function runPipeline(
         const w = cubeFor(v.name, value, period, v.grain);
         await w.append(builder.build());
         await w.finish(firstsOfMonth);
+        send(false);
       }
       const now = [...partitions.keys()].sort();
       for (const value of manifest.partitions[v.name] ?? []) {
@@ -595,7 +606,8 @@ export async function runPipeline(
       }
       manifest.partitions[v.name] = now;
     }
-    await writer.putItems(firstsOfMonth, guard);
+    send(true);
+    await Promise.all(puts);
   }
   await writer.deleteKeys(chunked.stale, guard);
   manifest.packing = packing;
