@@ -334,15 +334,18 @@ function byRegion(
   });
   const country = cube.keys[cube.grain.indexOf('country')] as Int32Array;
   const columns = variant.grain.map((d) => cube.keys[cube.grain.indexOf(d)] as Int32Array);
-  const from = measures.map((m) => cube.measures.indexOf(m));
+  const from = measures.map((m) => cube.sums[cube.measures.indexOf(m)] as Float64Array);
   const builders = names.map(() => undefined as UnitCubeBuilder | undefined);
-  const open = new Map<number, number>(); // region → its row for the current key
+  // Each region's row for the current key: valid while openAt[region] is the current key's number.
+  const openRow = new Int32Array(names.length);
+  const openAt = new Int32Array(names.length).fill(-1);
+  let key = -1;
   const codes = new Int32Array(columns.length);
   for (let i = 0; i < cube.size; i++) {
     let same = i > 0;
     for (let c = 0; c < columns.length && same; c++)
       same = (columns[c] as Int32Array)[i] === (columns[c] as Int32Array)[i - 1];
-    if (!same) open.clear();
+    if (!same) key++;
     const r = regionOf[country[i] as number] as number;
     if (r < 0) continue;
     let b = builders[r];
@@ -352,14 +355,14 @@ function byRegion(
       out.set(name, b);
       builders[r] = b;
     }
-    let row = open.get(r);
-    if (row === undefined) {
+    if (openAt[r] !== key) {
       for (let c = 0; c < columns.length; c++) codes[c] = (columns[c] as Int32Array)[i] as number;
-      row = b.addCodes(codes);
-      open.set(r, row);
+      openRow[r] = b.addCodes(codes);
+      openAt[r] = key;
     }
+    const row = openRow[r] as number;
     for (let m = 0; m < from.length; m++) {
-      const u = (cube.sums[from[m] as number] as Float64Array)[i] as number;
+      const u = (from[m] as Float64Array)[i] as number;
       if (Number.isNaN(u)) continue;
       const column = b.sums[m] as Float64Array;
       const t = column[row] as number;
