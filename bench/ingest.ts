@@ -18,7 +18,6 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { SQSEvent } from 'aws-lambda';
-import { logger } from '../functions/_shared/logger';
 import { loadDirectory } from '../functions/core/directory/directory-loader';
 import { dynamoDirectoryRepository } from '../functions/core/directory/directory-repository';
 import { dynamoGroupRepository } from '../functions/core/groups/group-repository';
@@ -97,7 +96,6 @@ export async function benchIngest(
   options: { log: (line: string) => void },
 ): Promise<{ text: string; pass: boolean }> {
   const { log } = options;
-  logger.setLogLevel('WARN'); // the handler's per-file INFO lines would drown the table
   const dir = mkdtempSync(path.join(tmpdir(), 'bench-ingest-'));
   try {
     const generated = await writeExports(

@@ -1,9 +1,11 @@
 /**
- * `npm run bench`: an in-memory DynamoDB Local with the table and the demo world, the local server on a free
- * loopback port, then every benchmark in BENCHES; prints one table per benchmark. Stops DynamoDB Local and the
- * server at the end. Exit code 1 when a result misses its target.
+ * `npm run bench`: first the benchmarks that need nothing running (cold start), then an in-memory DynamoDB Local with
+ * the table and the demo world, the local server on a free loopback port, and every other benchmark in BENCHES; prints
+ * one table per benchmark. Stops DynamoDB Local and the server at the end; starts neither when no selected benchmark
+ * needs them. Exit code 1 when a result misses its target.
  *
- * Options (environment): BENCH_N (measured requests per operation, default 300), BENCH_WARMUP (default 30).
+ * Options (environment): BENCH_N (measured requests per operation, default 300), BENCH_WARMUP (default 30),
+ * BENCH_COLD_RUNS (fresh processes per bundle, default 21, at least 10), BENCH_ONLY (a name prefix: one benchmark).
  */
 import type { AddressInfo } from 'node:net';
 import { availableParallelism, loadavg } from 'node:os';
@@ -25,16 +27,35 @@ export interface BenchEnvironment {
   token(sub: string, scopes: string[]): Promise<string>;
 }
 
-interface Bench {
-  readonly name: string;
-  run(
-    env: BenchEnvironment,
-    options: { n: number; warmup: number; log: (line: string) => void },
-  ): Promise<{ text: string; pass: boolean }>;
+interface BenchOptions {
+  readonly n: number;
+  readonly warmup: number;
+  readonly coldRuns: number;
+  readonly log: (line: string) => void;
 }
+type BenchResult = { text: string; pass: boolean };
 
-/** Add further benchmarks here. BENCH_ONLY=groups|reports|ingest|directory runs one. */
+/** A benchmark that runs against the local server and DynamoDB Local, or (standalone) on its own. */
+type Bench =
+  | {
+      readonly name: string;
+      readonly standalone?: false;
+      run(env: BenchEnvironment, o: BenchOptions): Promise<BenchResult>;
+    }
+  | { readonly name: string; readonly standalone: true; run(o: BenchOptions): Promise<BenchResult> };
+
+/** Add further benchmarks here. BENCH_ONLY=groups|reports|ingest|directory|cold runs one. */
 const ALL_BENCHES: readonly Bench[] = [
+  {
+    name: 'cold start (each function of the stack, bundled as the stack bundles it, imported in fresh processes)',
+    standalone: true,
+    run: async (options) => {
+      // Loaded only when selected: it brings aws-cdk-lib and the whole stack.
+      const { benchColdStart, formatColdStartTable } = await import('./cold-start');
+      const { rows, pass } = await benchColdStart({ runs: options.coldRuns, log: options.log });
+      return { text: formatColdStartTable(rows), pass };
+    },
+  },
   {
     name: 'groups and group items (local server vs bare DynamoDB Local, sequential)',
     run: async (env, options) => {
@@ -56,19 +77,10 @@ const BENCHES = ALL_BENCHES.filter((b) => !process.env.BENCH_ONLY || b.name.star
 
 const TABLE = 'analytics-api-bench';
 
-async function main(): Promise<number> {
-  process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
-  process.env.POWERTOOLS_LOG_LEVEL ??= 'WARN';
-  const n = Number(process.env.BENCH_N ?? 300);
-  const warmup = Number(process.env.BENCH_WARMUP ?? 30);
-  const started = performance.now();
-  const log = (line: string) =>
-    console.error(`[bench ${((performance.now() - started) / 1000).toFixed(0).padStart(3)} s] ${line}`);
-  // Other processes on the machine skew every latency and ingest time: the load average goes with the results.
-  const loadBefore = loadavg()[0] as number;
+/** DynamoDB Local with the demo world and the local server around `use`; both stopped afterwards. */
+async function withServedTable<T>(log: (line: string) => void, use: (env: BenchEnvironment) => Promise<T>): Promise<T> {
   log('starting DynamoDB Local (in memory, full JIT: a benchmark measures the steady state)');
   const ddb = await startDynamoLocal({ fastStart: false });
-  let failed = false;
   try {
     await ensureTable(ddb.endpoint, TABLE);
     Object.assign(process.env, {
@@ -91,20 +103,12 @@ async function main(): Promise<number> {
       scopeBase: DEFAULT_SCOPE_BASE,
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    const env: BenchEnvironment = {
-      baseUrl,
-      table,
-      token: (sub, scopes) => mintToken(issuerKey, { sub, scopes, scopeBase: DEFAULT_SCOPE_BASE }),
-    };
     try {
-      for (const bench of BENCHES) {
-        log(`${bench.name}: ${n} measured requests per operation after ${warmup} warm-up`);
-        const result = await bench.run(env, { n, warmup, log });
-        console.log(`\n${bench.name}\n`);
-        console.log(result.text);
-        failed ||= !result.pass;
-      }
+      return await use({
+        baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+        table,
+        token: (sub, scopes) => mintToken(issuerKey, { sub, scopes, scopeBase: DEFAULT_SCOPE_BASE }),
+      });
     } finally {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
@@ -112,6 +116,43 @@ async function main(): Promise<number> {
     }
   } finally {
     await ddb.stop();
+  }
+}
+
+async function main(): Promise<number> {
+  process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
+  process.env.POWERTOOLS_LOG_LEVEL ??= 'WARN';
+  const started = performance.now();
+  const options: BenchOptions = {
+    n: Number(process.env.BENCH_N ?? 300),
+    warmup: Number(process.env.BENCH_WARMUP ?? 30),
+    coldRuns: Number(process.env.BENCH_COLD_RUNS ?? 21),
+    log: (line: string) =>
+      console.error(`[bench ${((performance.now() - started) / 1000).toFixed(0).padStart(3)} s] ${line}`),
+  };
+  // Other processes on the machine skew every latency and ingest time: the load average goes with the results.
+  const loadBefore = loadavg()[0] as number;
+  let failed = false;
+  const report = (bench: Bench, result: BenchResult) => {
+    console.log(`\n${bench.name}\n`);
+    console.log(result.text);
+    failed ||= !result.pass;
+  };
+  // The standalone benchmarks first, while no DynamoDB Local competes with them for the CPU.
+  for (const bench of BENCHES) {
+    if (!bench.standalone) continue;
+    options.log(`${bench.name}: ${options.coldRuns} fresh processes per bundle`);
+    report(bench, await bench.run(options));
+  }
+  const served = BENCHES.filter((b) => !b.standalone);
+  if (served.length > 0) {
+    await withServedTable(options.log, async (env) => {
+      for (const bench of served) {
+        if (bench.standalone) continue;
+        options.log(`${bench.name}: ${options.n} measured requests per operation after ${options.warmup} warm-up`);
+        report(bench, await bench.run(env, options));
+      }
+    });
   }
   console.log(`\ntotal ${((performance.now() - started) / 1000).toFixed(1)} s`);
   console.log(

@@ -69,6 +69,9 @@ export interface UserPoolConfig {
 /** Where the people client sends a code by default: a loopback port, as installed apps and the Google clients do. */
 export const DEFAULT_CALLBACK_URL = 'http://localhost:8085/callback';
 
+/** How long API Gateway reuses an authorizer decision (the local server does the same). */
+export const DEFAULT_AUTHORIZER_CACHE_TTL_SECONDS = 60;
+
 /**
  * Used when no identity provider is configured, so `cdk synth` works with no settings. `.invalid` never resolves
  * (RFC 2606), so an authorizer deployed with these rejects every token: the secure default.
@@ -213,7 +216,7 @@ export function loadConfig(getContext: (key: string) => unknown, env: NodeJS.Pro
     jwksUri: get('jwksUri') ?? PLACEHOLDER_JWT.jwksUri,
     scopeBase: get('scopeBase') ?? DEFAULT_SCOPE_BASE,
     stageName: get('stageName') ?? 'v',
-    authorizerCacheTtlSeconds: int('authorizerCacheTtlSeconds', 60, 3600),
+    authorizerCacheTtlSeconds: int('authorizerCacheTtlSeconds', DEFAULT_AUTHORIZER_CACHE_TTL_SECONDS, 3600),
     throttlingRateLimit: int('throttlingRateLimit', 100, 10_000),
     throttlingBurstLimit: int('throttlingBurstLimit', 200, 5_000),
     reportingDomain: domain('reportingDomainName', 'reportingCertificateArn'),

@@ -49,7 +49,7 @@ export const httpHandler = (
   run: (req: HttpRequest) => Promise<ApiResponse>,
 ): ProxyHandler =>
   wrap(operation, options, (req, event) =>
-    run({ ...req, principal: principalFrom(event, env.scopeBase, Math.floor(Date.now() / 1000)) }),
+    run(Object.assign(req, { principal: principalFrom(event, env.scopeBase, Math.floor(Date.now() / 1000)) })),
   );
 
 /** A public operation (no token: the discovery documents, the Query Explorer page). */
@@ -82,17 +82,18 @@ function wrap(
             schemaNamed,
           );
           system = read.system;
-          const res = await run(
-            {
-              query: read.query,
-              pathParameters: (event.pathParameters ?? {}) as Record<string, string>,
-              body: readBody(event, options.body),
-              requestId,
-              figures,
-              rootUrl: requestRootUrl(event, env.publicRootUrl),
+          const req: PublicHttpRequest = {
+            query: read.query,
+            pathParameters: (event.pathParameters ?? {}) as Record<string, string>,
+            body: readBody(event, options.body),
+            requestId,
+            figures,
+            // Worked out only by the operations that name the API in their answer.
+            get rootUrl() {
+              return requestRootUrl(event, env.publicRootUrl);
             },
-            event,
-          );
+          };
+          const res = await run(req, event);
           return render(res, { ...system, extraHeaders: cors });
         } catch (err) {
           return render(errorResponse(err, requestId), { prettyPrint: system.prettyPrint, extraHeaders: cors });

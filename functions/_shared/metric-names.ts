@@ -1,6 +1,6 @@
 /**
  * The custom metrics the functions publish (EMF, functions/_shared/observability.ts) and the stack's alarms and
- * dashboard read (infra/constructs/monitoring.ts). Pure data, so infra/ can import it without Powertools.
+ * dashboard read (infra/constructs/monitoring.ts). Pure data, so infra/ can import it without the functions' code.
  */
 
 /** One namespace for the whole service. */
@@ -34,6 +34,14 @@ export const METRIC = {
 } as const;
 
 export type MetricName = (typeof METRIC)[keyof typeof METRIC];
+
+/** The CloudWatch units the metrics above use. */
+export const MetricUnit = {
+  Count: 'Count',
+  Bytes: 'Bytes',
+  Milliseconds: 'Milliseconds',
+  Seconds: 'Seconds',
+} as const;
 
 /** EMF property (not a dimension) naming the report families a reports.query answer came from, comma-separated. */
 export const FAMILY_PROPERTY = 'family';

@@ -3,23 +3,21 @@
  * it measured in one synchronous step at its end: invocations that overlap in one process (the local host) never
  * mix their figures, and nothing is left buffered in a frozen container.
  */
-import { Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
 import type { Context } from 'aws-lambda';
 import { logger } from './logger';
-import { INGEST_OPERATION, METRIC, METRICS_NAMESPACE, type MetricName, OPERATION_DIMENSION } from './metric-names';
+import { INGEST_OPERATION, METRIC, type MetricName, MetricUnit } from './metric-names';
 
 export { logger, MetricUnit };
 
 type Unit = (typeof MetricUnit)[keyof typeof MetricUnit];
 
 // EMF lines reach CloudWatch through a function's stdout; on the local host and in tests they would only be noise.
-// So outside Lambda nothing is published unless POWERTOOLS_METRICS_DISABLED is set (false shows them).
-const publishing = (): boolean =>
-  process.env.AWS_LAMBDA_FUNCTION_NAME !== undefined || process.env.POWERTOOLS_METRICS_DISABLED !== undefined;
-
-const metrics = new Metrics({ namespace: METRICS_NAMESPACE });
-// Powertools adds a `service` dimension by default; `operation` is the only one here.
-metrics.clearDefaultDimensions();
+// So outside Lambda nothing is published unless POWERTOOLS_METRICS_DISABLED is set (false shows them; true, as for
+// Powertools, turns metrics off everywhere).
+const publishing = (): boolean => {
+  const disabled = process.env.POWERTOOLS_METRICS_DISABLED;
+  return disabled !== 'true' && (process.env.AWS_LAMBDA_FUNCTION_NAME !== undefined || disabled !== undefined);
+};
 
 /** What one invocation measured: metrics, plus properties that are searchable in the logs but not dimensions. */
 export class InvocationFigures {
@@ -27,7 +25,7 @@ export class InvocationFigures {
   readonly properties: Record<string, string> = {};
 
   add(name: MetricName, unit: Unit, value: number): this {
-    // A NaN would make Powertools throw; a metric must never fail the request it measures.
+    // CloudWatch rejects a record with a NaN; a metric must never fail the request it measures.
     if (Number.isFinite(value)) this.metrics.push({ name, unit, value });
     return this;
   }
@@ -38,15 +36,26 @@ export class InvocationFigures {
   }
 }
 
+/**
+ * Publishes one invocation's figures as an EMF record with the `operation` dimension. The functions that have custom
+ * metrics (reports.query, the authorizer, the ingest) install Powertools Metrics here by importing
+ * `powertools-metrics.ts`; the others measure nothing, so they need not carry it (cold start, bench/cold-start.ts).
+ */
+export type FiguresPublisher = (operation: string, figures: InvocationFigures) => void;
+
+let publisher: FiguresPublisher | undefined;
+
+export function publishWith(next: FiguresPublisher): void {
+  publisher = next;
+}
+
 /** Writes one EMF record with the `operation` dimension. Synchronous: nothing else can add to it meanwhile. */
 export function publishFigures(operation: string, figures: InvocationFigures): void {
-  if (!publishing() || figures.metrics.length === 0) return;
+  if (figures.metrics.length === 0 || !publishing() || !publisher) return;
   try {
-    metrics.addDimension(OPERATION_DIMENSION, operation);
-    for (const m of figures.metrics) metrics.addMetric(m.name, m.unit, m.value);
-    for (const [key, value] of Object.entries(figures.properties)) metrics.addMetadata(key, value);
-    metrics.publishStoredMetrics();
+    publisher(operation, figures);
   } catch (error) {
+    // A metric must never fail the request it measures.
     logger.warn('metrics not published', { error: String(error) });
   }
 }

@@ -15,7 +15,17 @@ const header = (headers: Record<string, string | undefined> | null, name: string
 export const UNAUTHORIZED = 'Unauthorized';
 
 /**
- * Allow → policy for exactly this method ARN (the cache key includes the route, so it never crosses routes).
+ * The method ARN of the request's route rather than of its concrete path: `{param}` segments become `*`. API Gateway
+ * caches a decision under the token and the route (method and resource path) and evaluates the cached policy against
+ * each later request's ARN, so a policy naming `/properties/1000` would refuse `/properties/1001` with the same token.
+ */
+export function routeArn(event: Pick<APIGatewayRequestAuthorizerEvent, 'methodArn' | 'httpMethod' | 'resource'>) {
+  const [api, stage] = event.methodArn.split('/');
+  return `${api}/${stage}/${event.httpMethod}${event.resource.replace(/\{[^/}]+\}/g, '*')}`;
+}
+
+/**
+ * Allow → policy for this route's ARN (the cache key includes the route, so it never crosses routes).
  * Unauthenticated → throw "Unauthorized" (API Gateway's exact string for a 401). Insufficient scope → Deny (403).
  */
 export const makeAuthorizer =
@@ -28,10 +38,10 @@ export const makeAuthorizer =
         scope: d.principal.scope,
         exp: String(d.principal.exp),
       };
-      return policy(d.principal.sub, 'Allow', event.methodArn, { ...context });
+      return policy(d.principal.sub, 'Allow', routeArn(event), { ...context });
     }
     if (d.reason === 'unauthenticated') throw new Error(UNAUTHORIZED);
-    return policy('anonymous', 'Deny', event.methodArn, { reason: d.reason });
+    return policy('anonymous', 'Deny', routeArn(event), { reason: d.reason });
   };
 
 /**

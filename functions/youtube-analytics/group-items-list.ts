@@ -2,7 +2,7 @@
 import { groupDeps } from '../_shared/group-deps';
 import { httpHandler } from '../_shared/http-handler';
 import { jsonResult } from '../_shared/http-result';
-import { etagOf, toGroupItemResource } from '../core/groups/group';
+import { listEtag, toGroupItemResource } from '../core/groups/group';
 import { callerFrom, parseGroupIdParam } from '../core/groups/group-commands';
 import { type GroupDeps, listGroupItems } from '../core/groups/group-service';
 
@@ -11,7 +11,7 @@ export const makeHandler = (deps: GroupDeps) =>
     const items = (await listGroupItems(deps, callerFrom(principal, query), parseGroupIdParam(query, 'groupId'))).map(
       toGroupItemResource,
     );
-    return jsonResult(200, { kind: 'youtube#groupItemListResponse', etag: etagOf(items), items });
+    return jsonResult(200, { kind: 'youtube#groupItemListResponse', etag: listEtag(items), items });
   });
 
 export const handler = makeHandler(groupDeps());

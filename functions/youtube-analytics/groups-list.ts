@@ -2,7 +2,7 @@
 import { groupDeps } from '../_shared/group-deps';
 import { httpHandler } from '../_shared/http-handler';
 import { jsonResult } from '../_shared/http-result';
-import { etagOf, toGroupResource } from '../core/groups/group';
+import { listEtag, toGroupResource } from '../core/groups/group';
 import { callerFrom, parseListGroups } from '../core/groups/group-commands';
 import { type GroupDeps, listGroups } from '../core/groups/group-service';
 
@@ -12,7 +12,7 @@ export const makeHandler = (deps: GroupDeps) =>
     const items = page.groups.map(toGroupResource);
     return jsonResult(200, {
       kind: 'youtube#groupListResponse',
-      etag: etagOf(items),
+      etag: listEtag(items),
       items,
       ...(page.nextPageToken ? { nextPageToken: page.nextPageToken } : {}),
     });

@@ -1,11 +1,12 @@
 /** reports.query: GET /v2/reports */
+import '../_shared/powertools-metrics'; // custom metrics through Powertools Metrics (observability.ts)
 import { httpHandler } from '../_shared/http-handler';
 import { jsonResult } from '../_shared/http-result';
 import { FAMILY_PROPERTY, METRIC } from '../_shared/metric-names';
 import { MetricUnit } from '../_shared/observability';
 import { tableContext } from '../_shared/table';
 import { dynamoDirectoryRepository } from '../core/directory/directory-repository';
-import { dynamoGroupRepository } from '../core/groups/group-repository';
+import { dynamoGroupReader } from '../core/groups/group-reader';
 import { parseReportRequest } from '../core/reports/query/report-request';
 import { queryReport, type ReportDeps, type ReportStats } from '../core/reports/query/report-service';
 import { dynamoFactRepository, newReadStats } from '../core/reports/storage/fact-repository';
@@ -26,7 +27,7 @@ export const makeHandler = (deps: ReportDeps) =>
 const table = tableContext();
 export const handler = makeHandler({
   directory: dynamoDirectoryRepository(table),
-  groups: dynamoGroupRepository(table),
+  groups: dynamoGroupReader(table),
   facts: dynamoFactRepository(table),
   rates: dynamoRateRepository(table),
 });

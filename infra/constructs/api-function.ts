@@ -7,6 +7,7 @@ import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
 import { acknowledge } from '../nag';
+import { FUNCTION_BUNDLING } from './function-bundling';
 
 /** infra/constructs → repo root; route entries (`functions/...ts`) are relative to it. */
 export const REPO_ROOT = path.resolve(import.meta.dirname, '..', '..');
@@ -25,6 +26,9 @@ export interface ApiFunctionProps {
 }
 
 export class ApiFunction extends NodejsFunction {
+  /** Repo-relative module exporting `handler` (the cold-start bench builds every function of the stack from it). */
+  readonly entry: string;
+
   constructor(scope: Construct, id: string, props: ApiFunctionProps) {
     // An explicit log group gets a retention without the LogRetention custom-resource Lambda.
     const logGroup = new LogGroup(scope, `${id}Logs`, { retention: RetentionDays.ONE_MONTH });
@@ -50,15 +54,10 @@ export class ApiFunction extends NodejsFunction {
       logGroup,
       bundling: {
         format: OutputFormat.ESM,
-        target: 'node22',
-        minify: true,
-        sourceMap: true,
-        sourcesContent: false,
+        ...FUNCTION_BUNDLING,
+        mainFields: [...FUNCTION_BUNDLING.mainFields],
         // Pin the SDK we test with instead of the runtime's copy.
         bundleAwsSDK: true,
-        mainFields: ['module', 'main'],
-        // Some CommonJS dependencies still call require() inside the ESM bundle.
-        banner: "import { createRequire } from 'module'; const require = createRequire(import.meta.url);",
         // Bundle with the project's esbuild; there is no Docker in CI or on the dev hosts.
         forceDockerBundling: false,
         ...(props.afterBundling
@@ -72,6 +71,7 @@ export class ApiFunction extends NodejsFunction {
           : {}),
       },
     });
+    this.entry = props.entry;
     acknowledge(
       this,
       'L1',

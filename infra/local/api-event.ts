@@ -41,10 +41,35 @@ function queryMaps(url: URL) {
   return { single, multi };
 }
 
+interface RequestParts {
+  readonly h: ReturnType<typeof headerMaps>;
+  readonly q: ReturnType<typeof queryMaps>;
+  context?: { readonly requestId: string; readonly value: ReturnType<typeof buildRequestContext> };
+}
+
+/** What a request's authorizer event and proxy event share, built once for both (read-only). */
+const partsOfRequest = new WeakMap<LocalRequest, RequestParts>();
+function partsOf(req: LocalRequest): RequestParts {
+  let parts = partsOfRequest.get(req);
+  if (!parts) {
+    parts = { h: headerMaps(req.headers), q: queryMaps(req.url) };
+    partsOfRequest.set(req, parts);
+  }
+  return parts;
+}
+
 export const methodArn = (route: RouteDef, pathname: string) =>
   `arn:aws:execute-api:us-east-1:${LOCAL_ACCOUNT}:${LOCAL_API_ID}/${LOCAL_STAGE}/${route.method}${pathname}`;
 
 function requestContext(req: LocalRequest, route: RouteDef, requestId: string) {
+  const parts = partsOf(req);
+  if (parts.context?.requestId !== requestId) {
+    parts.context = { requestId, value: buildRequestContext(req, route, requestId) };
+  }
+  return parts.context.value;
+}
+
+function buildRequestContext(req: LocalRequest, route: RouteDef, requestId: string) {
   const now = Date.now();
   return {
     accountId: LOCAL_ACCOUNT,
@@ -87,8 +112,7 @@ export function toAuthorizerEvent(
   pathParameters: Record<string, string>,
   requestId: string,
 ): APIGatewayRequestAuthorizerEvent {
-  const h = headerMaps(req.headers);
-  const q = queryMaps(req.url);
+  const { h, q } = partsOf(req);
   return {
     type: 'REQUEST',
     methodArn: methodArn(route, req.url.pathname),
@@ -116,8 +140,7 @@ export function toProxyEvent(
   authorizer: Record<string, string>,
   requestId: string = randomUUID(),
 ): APIGatewayProxyEvent {
-  const h = headerMaps(req.headers);
-  const q = queryMaps(req.url);
+  const { h, q } = partsOf(req);
   return {
     resource: route.path,
     path: req.url.pathname,

@@ -22,8 +22,10 @@ import { makeAuthorizer } from '../../functions/authorizer/authorize';
 import { makeDecide } from '../../functions/authorizer/decide';
 import { createVerifier } from '../../functions/authorizer/verifier';
 import { matchRoute, type RouteDef, routes } from '../../functions/routes';
+import { DEFAULT_AUTHORIZER_CACHE_TTL_SECONDS } from '../config';
 import { localExplorerPageFile } from '../tools/build-explorer';
 import { type LocalRequest, toAuthorizerEvent, toProxyEvent } from './api-event';
+import { cachingAuthorizer, policyAllows } from './authorizer-cache';
 import { sendBody } from './http-send';
 import { type IssuerKey, LOCAL_ISSUER, LOCAL_JWKS_URI, localJwks } from './local-issuer';
 import { LOCAL_PREFIX, serveLocalSignIn } from './local-sign-in';
@@ -39,6 +41,8 @@ export interface DevServerOptions {
   scopeBase: string;
   /** CORS_ALLOWED_ORIGINS: `*` (default) or a comma-separated list of origins. */
   corsAllowedOrigins?: string;
+  /** How long an authorizer decision is reused, as the stack's API Gateway does (default: the stack's default). */
+  authorizerCacheTtlSeconds?: number;
   /** Called once per request, after the response is sent. */
   onRequest?: (line: { method: string; path: string; status: number; ms: number }) => void;
 }
@@ -63,7 +67,10 @@ export function createDevServer(options: DevServerOptions): Server {
     jwksUri: LOCAL_JWKS_URI,
     jwks: localJwks(options.issuerKey) as never,
   });
-  const authorize = makeAuthorizer(makeDecide(verifier, options.scopeBase));
+  const authorize = cachingAuthorizer(
+    makeAuthorizer(makeDecide(verifier, options.scopeBase)),
+    options.authorizerCacheTtlSeconds ?? DEFAULT_AUTHORIZER_CACHE_TTL_SECONDS,
+  );
   const handlers = new Map<string, Promise<ProxyHandler>>();
   const handlerFor = (route: RouteDef) => {
     let h = handlers.get(route.id);
@@ -104,8 +111,9 @@ export function createDevServer(options: DevServerOptions): Server {
     let context: Record<string, string> = {};
     if (!match.route.public) {
       try {
-        const result = await authorize(toAuthorizerEvent(local, match.route, match.pathParameters, requestId));
-        if (result.policyDocument.Statement.some((s) => s.Effect !== 'Allow')) return gatewayError('ACCESS_DENIED');
+        const event = toAuthorizerEvent(local, match.route, match.pathParameters, requestId);
+        const result = await authorize(event);
+        if (!policyAllows(result, event.methodArn)) return gatewayError('ACCESS_DENIED');
         context = { principalId: result.principalId, ...(result.context as Record<string, string>) };
       } catch (err) {
         return gatewayError((err as Error).message === 'Unauthorized' ? 'UNAUTHORIZED' : 'DEFAULT_5XX');

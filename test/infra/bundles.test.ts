@@ -1,23 +1,25 @@
 /**
- * What the Lambda bundles carry (esbuild, as the stack bundles them): the Google OAuth client and its HTTP stack go
- * only into the sync worker, never into the API's functions (one shared import once put them in every bundle), and
- * no function carries the whole `googleapis` package.
+ * What the Lambda bundles carry (esbuild, with the stack's settings): no function carries a Google client library
+ * (the sync worker talks to the Reporting API over fetch; google-auth-library and its HTTP stack were 290 KB of it),
+ * nor zod (the directory file's schema is for operators, never for a request or the ingest). The functions with custom
+ * metrics (reports.query, the authorizer, the ingest) publish them through Powertools Metrics (EMF); the others measure
+ * nothing and carry no metrics library.
  */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { build } from 'esbuild';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { routes } from '../../functions/routes';
+import { REPO_ROOT } from '../../infra/constructs/api-function';
+import { esbuildOptions } from '../../infra/constructs/function-bundling';
 
-const ROOT = path.resolve(import.meta.dirname, '..', '..');
+const work = mkdtempSync(path.join(tmpdir(), 'bundles-'));
+afterAll(() => rmSync(work, { recursive: true, force: true }));
 
 async function packagesOf(entry: string): Promise<Set<string>> {
   const out = await build({
-    entryPoints: [path.join(ROOT, entry)],
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node22',
-    mainFields: ['module', 'main'],
+    ...esbuildOptions(REPO_ROOT, entry, path.join(work, entry)),
     write: false,
     metafile: true,
     logLevel: 'silent',
@@ -30,27 +32,39 @@ async function packagesOf(entry: string): Promise<Set<string>> {
   return packages;
 }
 
-const GOOGLE = ['google-auth-library', 'gaxios', 'googleapis-common', 'googleapis'];
+const UNWANTED = ['google-auth-library', 'gaxios', 'googleapis-common', 'googleapis', 'zod'];
 
 describe('Lambda bundles', () => {
-  it('the sync worker carries google-auth-library, not googleapis', async () => {
+  it('the sync worker carries the S3 and Secrets Manager clients (the check below can see packages)', async () => {
     const worker = await packagesOf('functions/sync/worker.ts');
-    expect(worker.has('google-auth-library')).toBe(true);
-    expect(worker.has('googleapis')).toBe(false);
-    expect(worker.has('googleapis-common')).toBe(false);
+    expect(worker.has('@aws-sdk/client-s3')).toBe(true);
+    expect(worker.has('@aws-sdk/client-secrets-manager')).toBe(true);
   }, 60_000);
 
-  it('the API functions, the authorizer, the ingest and the dispatcher carry no Google client', async () => {
+  it('the functions with custom metrics publish through Powertools Metrics; the others carry no metrics library', async () => {
+    const withMetrics = [
+      'functions/ingest/s3-ingest.ts',
+      'functions/youtube-analytics/reports-query.ts',
+      'functions/authorizer/handler.ts',
+    ];
+    for (const entry of withMetrics)
+      expect((await packagesOf(entry)).has('@aws-lambda-powertools/metrics'), entry).toBe(true);
+    for (const entry of ['functions/youtube-analytics/groups-list.ts', 'functions/sync/dispatch.ts'])
+      expect((await packagesOf(entry)).has('@aws-lambda-powertools/metrics'), entry).toBe(false);
+  }, 60_000);
+
+  it('no function carries a Google client library or zod', async () => {
     const entries = [
       'functions/authorizer/handler.ts',
       'functions/ingest/s3-ingest.ts',
       'functions/sync/dispatch.ts',
+      'functions/sync/worker.ts',
       ...new Set(routes.map((r) => r.entry)),
     ];
     for (const entry of entries) {
       const packages = await packagesOf(entry);
       expect(
-        GOOGLE.filter((p) => packages.has(p)),
+        UNWANTED.filter((p) => packages.has(p)),
         entry,
       ).toEqual([]);
     }

@@ -53,6 +53,29 @@ afterAll(async () => {
 const fetchGroup = (client: GroupsClient, id: string) => client.getGroup(id);
 
 describe('lifecycle over HTTP (alice, channel owner)', () => {
+  it('a list etag stays while its content does and changes with a rename, an item in or out', async () => {
+    const g = await alice.createGroup('Etag watch');
+    const listEtag = async () => ((await alice.listGroups({ id: g.id })).body as { etag: string }).etag;
+    const itemsEtag = async () => ((await alice.listItems(g.id)).body as { etag: string }).etag;
+    const [list0, items0] = [await listEtag(), await itemsEtag()];
+    expect(await listEtag()).toBe(list0);
+    expect(await itemsEtag()).toBe(items0);
+
+    expect((await alice.updateGroup({ id: g.id, snippet: { title: 'Etag watch 2' } })).status).toBe(200);
+    const list1 = await listEtag();
+    expect(list1).not.toBe(list0);
+
+    const added = await alice.insertItem(g.id, 'youtube#video', 'alice-v0001');
+    expect(added.status).toBe(200);
+    const [list2, items1] = [await listEtag(), await itemsEtag()];
+    expect(list2).not.toBe(list1);
+    expect(items1).not.toBe(items0);
+
+    expect((await alice.deleteItem((added.body as GroupItemWire).id)).status).toBe(204);
+    expect(await listEtag()).not.toBe(list2);
+    expect(await itemsEtag()).not.toBe(items1);
+  });
+
   it('insert → list mine → get → update → items insert / re-insert / list / delete → group delete', async () => {
     const before = Date.now();
     const ins = await alice.insertGroup({ snippet: { title: '  Lifecycle  ' } });

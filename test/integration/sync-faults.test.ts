@@ -1,6 +1,6 @@
 /**
  * The sync's error paths, driven in-process through the real sync service, the real Reporting API client
- * (google-auth-library over HTTP to the stand-in) and the real ingest on DynamoDB Local: 429 and 5xx are retried,
+ * (over HTTP to the stand-in) and the real ingest on DynamoDB Local: 429 and 5xx are retried,
  * then left for the next run with the checkpoint before them; a download cut off half-way leaves no partial day;
  * a report of another channel is refused; two runs of one owner never overlap; a run out of time defers the rest.
  */

@@ -108,6 +108,8 @@ const comparable = (t: string) => {
 export class ReportingApiStandin {
   readonly requests: RecordedRequest[] = [];
   readonly pageSizes = { reportTypes: 5, jobs: 3, reports: 4 };
+  /** `expires_in` of the access tokens it hands out. */
+  tokenLifetimeSeconds = 3599;
   private readonly accounts: StandinAccount[] = [];
   private readonly revoked = new Set<string>();
   private readonly tokens = new Map<string, StandinAccount>();
@@ -304,7 +306,7 @@ export class ReportingApiStandin {
       this.tokens.set(token, account);
       return json(200, {
         access_token: token,
-        expires_in: 3599,
+        expires_in: this.tokenLifetimeSeconds,
         scope: 'https://www.googleapis.com/auth/yt-analytics.readonly',
         token_type: 'Bearer',
       });

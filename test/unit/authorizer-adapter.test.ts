@@ -10,6 +10,7 @@ import { makeAuthorizer } from '../../functions/authorizer/authorize';
 import { makeDecide } from '../../functions/authorizer/decide';
 import { createVerifier } from '../../functions/authorizer/verifier';
 import { DEFAULT_SCOPE_BASE, scopeUri } from '../../functions/core/scopes';
+import { policyAllows } from '../../infra/local/authorizer-cache';
 import { loadEvent, type TemplateContext } from '../../infra/local/event-template';
 import {
   createIssuerKey,
@@ -25,6 +26,7 @@ const ROOT = path.resolve(import.meta.dirname, '..', '..');
 const fixture = (name: string) => path.join(ROOT, 'events', 'authorizer', name);
 const GROUPS_ARN = 'arn:aws:execute-api:us-east-1:123456789012:abc123/v/GET/v2/groups';
 const PROPERTY_ARN = 'arn:aws:execute-api:us-east-1:123456789012:abc123/v/GET/v1alpha/properties/1000';
+const PROPERTY_ROUTE_ARN = 'arn:aws:execute-api:us-east-1:123456789012:abc123/v/GET/v1alpha/properties/*';
 
 type Authorizer = ReturnType<typeof makeAuthorizer>;
 let issuerKey: IssuerKey;
@@ -119,7 +121,7 @@ describe('makeAuthorizer: hand-built events', () => {
     expect(typeof result.context?.exp).toBe('string');
   });
 
-  it('Allow for properties.get uses the concrete method ARN, not a wildcard', async () => {
+  it('Allow for properties.get covers its route (path parameters as *): a cached decision serves every property', async () => {
     const t = await token('bob', ['analytics.edit']);
     const result = await authorize(
       event(
@@ -131,12 +133,16 @@ describe('makeAuthorizer: hand-built events', () => {
     );
 
     expect(result).toStrictEqual(
-      allowPolicy('bob', PROPERTY_ARN, {
+      allowPolicy('bob', PROPERTY_ROUTE_ARN, {
         sub: 'bob',
         scope: scopeUri(DEFAULT_SCOPE_BASE, 'analytics.edit'),
         exp: String(decodeJwt(t).exp),
       }),
     );
+    // API Gateway checks the cached policy against the ARN of each later request of the route, and of no other.
+    expect(policyAllows(result, PROPERTY_ARN.replace(/1000$/, '1001'))).toBe(true);
+    expect(policyAllows(result, PROPERTY_ARN.replace('/GET/', '/DELETE/'))).toBe(false);
+    expect(policyAllows(result, GROUPS_ARN)).toBe(false);
   });
 
   it('finds the Authorization header whatever its casing', async () => {

@@ -7,9 +7,9 @@ import { describe, expect, it } from 'vitest';
 import { DomainError } from '../../functions/core/errors';
 import {
   effectiveItemType,
-  etagOf,
   type Group,
   groupItemId,
+  listEtag,
   newEtag,
   newGroupId,
   parseGroupItemId,
@@ -179,9 +179,22 @@ describe('ids and etags', () => {
   it('etags are quoted, fresh per change, and derived etags follow content', () => {
     expect(newEtag()).toMatch(/^"[A-Za-z0-9_-]+"$/);
     expect(newEtag()).not.toBe(newEtag());
-    expect(etagOf([{ a: 1 }])).toBe(etagOf([{ a: 1 }]));
-    expect(etagOf([{ a: 1 }])).not.toBe(etagOf([{ a: 2 }]));
-    expect(etagOf([])).toMatch(/^"[A-Za-z0-9_-]+"$/);
+    const list = [
+      { id: 'g1', etag: '"e1"' },
+      { id: 'g2', etag: '"e2"' },
+    ];
+    expect(listEtag(list)).toBe(listEtag(list.map((i) => ({ ...i }))));
+    expect(listEtag(list)).not.toBe(
+      listEtag([
+        { id: 'g1', etag: '"e1"' },
+        { id: 'g2', etag: '"e3"' },
+      ]),
+    );
+    expect(listEtag(list)).not.toBe(listEtag([...list].reverse()));
+    expect(listEtag(list)).not.toBe(listEtag(list.slice(0, 1)));
+    // No two lists collide by moving text between an id and an etag.
+    expect(listEtag([{ id: 'a', etag: 'bc' }])).not.toBe(listEtag([{ id: 'ab', etag: 'c' }]));
+    expect(listEtag([])).toMatch(/^"[A-Za-z0-9_-]{27}"$/);
   });
 });
 

@@ -8,7 +8,7 @@
  */
 import { type DirectoryRecordKind, keys } from '../db/keys';
 import type { TableKey } from '../db/table-definition';
-import { actorKey } from './directory';
+import { channelActor, contentOwnerActor } from './directory';
 import type { DirectoryFile } from './directory-file';
 import { type EntityKind, entityId, SECTIONS } from './directory-target';
 
@@ -31,9 +31,6 @@ const RECORD_KIND: Record<EntityKind, DirectoryRecordKind> = {
   account: 'ACCOUNT',
   property: 'PROPERTY',
 };
-
-export const contentOwnerActor = (id: string) => actorKey({ type: 'contentOwner', id });
-export const channelActor = (id: string) => actorKey({ type: 'channel', id });
 
 /** channel id → the content owner it is linked to, with the day the link began. */
 export function linksOf(dir: DirectoryFile): Map<string, { contentOwnerId: string; linkedSince: string }> {

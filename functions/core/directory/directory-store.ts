@@ -23,12 +23,12 @@ import { keys } from '../db/keys';
 import { queryAll } from '../db/query-all';
 import { backoff, DEFAULT_RETRY } from '../db/retry';
 import { type TableKey, tableDefinition } from '../db/table-definition';
+import { contentOwnerActor } from './directory';
 import type { DirectoryFile } from './directory-file';
 import { canonical, emptyDirectory } from './directory-file';
 import {
   type AccessItem,
   accessItems,
-  contentOwnerActor,
   itemId,
   type ListedResource,
   linksOf,

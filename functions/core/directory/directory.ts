@@ -43,3 +43,5 @@ export type ActingOwner =
   | { readonly type: 'user'; readonly id: string };
 
 export const actorKey = (a: ActingOwner): string => `${a.type}:${a.id}`;
+export const contentOwnerActor = (id: string) => actorKey({ type: 'contentOwner', id });
+export const channelActor = (id: string) => actorKey({ type: 'channel', id });

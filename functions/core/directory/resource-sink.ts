@@ -15,8 +15,8 @@ import { isTransactionCanceled } from '../db/conditions';
 import { keys } from '../db/keys';
 import { backoff, DEFAULT_RETRY } from '../db/retry';
 import type { ResourceSink, SeenResources } from '../reports/ingest/ingest-service';
-import { actorKey } from './directory';
-import { channelActor, contentOwnerActor } from './directory-items';
+// Not from directory-items.ts: that module reaches the directory file's zod schema, which the ingest has no use for.
+import { actorKey, channelActor, contentOwnerActor } from './directory';
 import type { TableContext } from './directory-repository';
 
 type Kind = 'VIDEO' | 'PLAYLIST';

@@ -32,11 +32,10 @@ import {
   newEtag,
 } from './group';
 import { groupErrors } from './group-errors';
+import { dynamoGroupReader, type GroupReader, queryAllItems, toGroup, toItem, translate } from './group-reader';
 
-export interface GroupRepository {
+export interface GroupRepository extends GroupReader {
   create(group: Group): Promise<void>;
-  /** Strongly consistent; includes groups being deleted (callers treat those as missing). */
-  get(actor: string, id: string): Promise<Group | undefined>;
   getMany(actor: string, ids: readonly string[]): Promise<Group[]>;
   /** Active groups of `actor` in id order, after `afterId`; `more` tells whether any remain. */
   listPage(actor: string, afterId: string | undefined, limit: number): Promise<{ groups: Group[]; more: boolean }>;
@@ -46,7 +45,6 @@ export interface GroupRepository {
   /** Removes every item of a fenced group; returns how many it removed. */
   drainItems(actor: string, id: string): Promise<number>;
   finishDelete(actor: string, id: string): Promise<void>;
-  listItems(actor: string, groupId: string): Promise<GroupItem[]>;
   /** Adds the resource, or returns the membership that already exists (created false). */
   insertItem(
     actor: string,
@@ -57,44 +55,12 @@ export interface GroupRepository {
   deleteItem(actor: string, groupId: string, kind: ResourceKind, resourceId: string, itemId: string): Promise<void>;
 }
 
-const THROTTLING = new Set(['ThrottlingException', 'ProvisionedThroughputExceededException', 'RequestLimitExceeded']);
-
-/** SDK errors that are not about our conditions become domain errors here; anything else is a bug (500). */
-function translate(err: unknown): never {
-  const name = (err as { name?: string })?.name ?? '';
-  if (THROTTLING.has(name)) throw groupErrors.overloaded();
-  if (name === 'TransactionConflictException') throw groupErrors.contention();
-  throw err;
-}
-
-const toGroup = (item: Record<string, unknown>): Group => ({
-  id: String(item.id),
-  actor: String(item.actor),
-  title: String(item.title),
-  ...(item.declaredItemType ? { declaredItemType: item.declaredItemType as ResourceKind } : {}),
-  ...(item.itemType ? { itemType: item.itemType as ResourceKind } : {}),
-  itemCount: Number(item.itemCount),
-  status: item.status === 'deleting' ? 'deleting' : 'active',
-  etag: String(item.etag),
-  publishedAt: String(item.publishedAt),
-});
-
-const toItem = (item: Record<string, unknown>): GroupItem => ({
-  id: String(item.id),
-  groupId: String(item.groupId),
-  kind: item.kind as ResourceKind,
-  resourceId: String(item.resourceId),
-  etag: String(item.etag),
-});
-
 const codeAt = (reasons: CancellationReason[], i: number) => reasons[i]?.Code ?? 'None';
 const failedAt = (reasons: CancellationReason[], i: number) => codeAt(reasons, i) === 'ConditionalCheckFailed';
 const TRANSIENT = new Set(['TransactionConflict', 'ThrottlingError', 'ProvisionedThroughputExceeded']);
 
-export const dynamoGroupRepository = (
-  { db, tableName }: TableContext,
-  retry: RetryPolicy = DEFAULT_RETRY,
-): GroupRepository => {
+export const dynamoGroupRepository = (table: TableContext, retry: RetryPolicy = DEFAULT_RETRY): GroupRepository => {
+  const { db, tableName } = table;
   /**
    * Runs a transaction, retrying only cancellations whose every non-None reason is transient; returns the
    * reasons of a cancellation caused by a condition (for classification by index), or undefined on success.
@@ -122,18 +88,9 @@ export const dynamoGroupRepository = (
     throw groupErrors.overloaded();
   }
 
-  async function queryAll(input: ConstructorParameters<typeof QueryCommand>[0]) {
-    const items: Record<string, unknown>[] = [];
-    let ExclusiveStartKey: Record<string, unknown> | undefined;
-    do {
-      const out = await db.send(new QueryCommand({ ...input, ExclusiveStartKey })).catch(translate);
-      items.push(...(out.Items ?? []));
-      ExclusiveStartKey = out.LastEvaluatedKey;
-    } while (ExclusiveStartKey);
-    return items;
-  }
-
   return {
+    ...dynamoGroupReader(table),
+
     async create(g) {
       try {
         await db.send(
@@ -148,16 +105,6 @@ export const dynamoGroupRepository = (
         if (isConditionFailure(err)) throw groupErrors.contention();
         translate(err);
       }
-    },
-
-    async get(actor, id) {
-      const [item] = await queryAll({
-        TableName: tableName,
-        KeyConditionExpression: 'pk = :pk AND sk = :sk',
-        ExpressionAttributeValues: { ':pk': keys.group(actor, id).pk, ':sk': keys.group(actor, id).sk },
-        ConsistentRead: true,
-      });
-      return item ? toGroup(item) : undefined;
     },
 
     async getMany(actor, ids) {
@@ -247,7 +194,7 @@ export const dynamoGroupRepository = (
 
     async drainItems(actor, id) {
       // Strongly consistent base-table reads see every insert that committed before the fence.
-      const items = await queryAll({
+      const items = await queryAllItems(table, {
         TableName: tableName,
         KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
         ExpressionAttributeValues: { ':pk': keys.ownerPartition(actor), ':prefix': keys.groupItemSkPrefix(id) },
@@ -285,16 +232,6 @@ export const dynamoGroupRepository = (
         // Already gone: a concurrent retry of the same delete finished first.
         if (!isConditionFailure(err)) translate(err);
       }
-    },
-
-    async listItems(actor, groupId) {
-      const items = await queryAll({
-        TableName: tableName,
-        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-        ExpressionAttributeValues: { ':pk': keys.ownerPartition(actor), ':prefix': keys.groupItemSkPrefix(groupId) },
-        ConsistentRead: true,
-      });
-      return items.map(toItem);
     },
 
     async insertItem(actor, groupId, kind, resourceId) {

@@ -51,9 +51,16 @@ export function newGroupId(now: Date = new Date()): string {
 /** Fresh opaque etag for a changed resource (quoted, as HTTP entity tags are). */
 export const newEtag = (): string => `"${randomBytes(16).toString('base64url')}"`;
 
-/** Etag of a derived document (a list response): changes whenever its content does. */
-export const etagOf = (value: unknown): string =>
-  `"${createHash('sha256').update(JSON.stringify(value)).digest('base64url').slice(0, 27)}"`;
+/**
+ * Etag of a list answer: changes whenever its content does. Every change to a group or an item gives it a fresh
+ * etag, so the ids and etags in order stand for the whole list, and hashing them costs far less than hashing the
+ * list's JSON.
+ */
+export const listEtag = (items: readonly { readonly id: string; readonly etag: string }[]): string => {
+  const hash = createHash('sha256');
+  for (const item of items) hash.update(`${item.id}\u0000${item.etag}\u0001`);
+  return `"${hash.digest('base64url').slice(0, 27)}"`;
+};
 
 /** Group item ids name their membership: group, kind and resource, opaque to callers. */
 export const groupItemId = (groupId: string, kind: ResourceKind, resourceId: string): string =>

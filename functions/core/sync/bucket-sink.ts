@@ -7,7 +7,7 @@
 import { gzipSync } from 'node:zlib';
 import { PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
 import { isGzip } from '../reports/ingest/csv';
-import { type ReportSink, reportPath } from './report-sink';
+import { type ReportSink, reportPath } from './delivery';
 
 export function bucketSink(s3: S3Client, bucket: string): ReportSink {
   return {

@@ -1,13 +1,13 @@
 /**
- * The YouTube Reporting API v1, through google-auth-library's OAuth2Client: it refreshes the access token from the
- * owner's refresh token (at OAUTH_TOKEN_URL) and sends every call with it. The calls are the documented REST of the
- * discovery document (youtubereporting v1): reportTypes.list, jobs.list, jobs.create, jobs.reports.list and
- * media.download; there is no @googleapis package for this API, and all of `googleapis` would bloat the function.
+ * The YouTube Reporting API v1 over fetch, with OAuth 2.0 access tokens refreshed from the owner's refresh token at
+ * OAUTH_TOKEN_URL (RFC 6749 §6) and sent with every call. The calls are the documented REST of the discovery document
+ * (youtubereporting v1): reportTypes.list, jobs.list, jobs.create, jobs.reports.list and media.download; there is no
+ * @googleapis package for this API. No Google client library either: google-auth-library and its HTTP stack were
+ * 290 KB of the worker's bundle for one form POST (bench/README.md, cold start).
  *
  * Failures become ReportingError: `reconsent` (the refresh token was refused: invalid_grant), `transient` (429, 5xx
  * or the network, after bounded retries with full-jitter exponential backoff) or `failed` (anything else).
  */
-import { OAuth2Client } from 'google-auth-library';
 import type { OAuthCredentials } from './connection';
 import type { ConnectedOwner } from './owner';
 
@@ -87,58 +87,127 @@ export interface ReportingApiOptions {
 /** A page loop cut off here is a server bug (a token that never ends), not a big account. */
 const MAX_PAGES = 1000;
 
-interface HttpFailure {
-  status?: number;
-  code?: unknown;
-  response?: { status?: number; data?: unknown; headers?: Headers | Record<string, string> };
-  message?: string;
+/** A call that got no 2xx: its status, headers and (parsed) body, or, with no status, a failure before any answer. */
+class HttpFailure extends Error {
+  constructor(
+    message: string,
+    readonly status?: number,
+    readonly data?: unknown,
+    readonly headers?: Headers,
+  ) {
+    super(message);
+  }
 }
 
-const headerOf = (h: Headers | Record<string, string> | undefined, name: string): string | undefined =>
-  h instanceof Headers ? (h.get(name) ?? undefined) : h?.[name];
+/** The answer's body: JSON when it is JSON, else its text (error pages). */
+async function bodyOf(res: Response): Promise<unknown> {
+  const text = await res.text();
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
+/** Throws HttpFailure for an answer that is not 2xx. */
+async function ensureOk(res: Response, what: string): Promise<Response> {
+  if (res.ok) return res;
+  throw new HttpFailure(`${what} answered ${res.status}`, res.status, await bodyOf(res), res.headers);
+}
 
 /** The OAuth error code of a token endpoint answer (`invalid_grant`, `invalid_client`, …), if that is what failed. */
 function oauthError(err: HttpFailure): string | undefined {
-  const data = err.response?.data as { error?: unknown } | undefined;
+  const data = err.data as { error?: unknown } | undefined;
   return typeof data?.error === 'string' ? data.error : undefined;
 }
 
-function describe(err: HttpFailure): string {
-  const data = err.response?.data as { error?: { message?: unknown }; error_description?: unknown } | undefined;
+function describe(err: unknown): string {
+  if (!(err instanceof HttpFailure)) {
+    // fetch's own failures: the reason (ECONNREFUSED, a reset, the timeout) is in the cause.
+    const e = err as { message?: string; cause?: { message?: string; code?: string } };
+    const cause = e.cause?.code ?? e.cause?.message;
+    return `${e.message ?? String(err)}${cause ? ` (${cause})` : ''}`;
+  }
+  const data = err.data as { error?: { message?: unknown }; error_description?: unknown } | undefined;
   const message =
     (typeof data?.error === 'object' && typeof data.error?.message === 'string' && data.error.message) ||
     (typeof data?.error_description === 'string' && data.error_description) ||
-    err.message ||
-    String(err);
-  const status = err.response?.status ?? err.status;
-  return status ? `${status} ${message}` : message;
+    err.message;
+  return err.status ? `${err.status} ${message}` : message;
 }
+
+/** Tokens are refreshed this long before they expire, so none runs out during a call (as google-auth-library). */
+const REFRESH_MARGIN_MS = 5 * 60_000;
 
 export function reportingApi(options: ReportingApiOptions): ReportingApi {
   const root = new URL(options.root);
   const retry = options.retry ?? DEFAULT_SYNC_RETRY;
   const sleep = options.sleep ?? ((ms: number) => new Promise((resolve) => setTimeout(resolve, ms)));
-  const client = new OAuth2Client({
-    clientId: options.credentials.clientId,
-    clientSecret: options.credentials.clientSecret,
-    endpoints: { oauth2TokenUrl: options.tokenUrl },
-  });
-  client.setCredentials({ refresh_token: options.credentials.refreshToken });
   const onBehalf = options.owner.type === 'contentOwner' ? { onBehalfOfContentOwner: options.owner.id } : {};
   const timeout = options.timeoutMs ?? 120_000;
+
+  let token: { value: string; refreshAt: number } | undefined;
+  /** The current access token, refreshed from the refresh token when it is missing or about to expire. */
+  async function accessToken(): Promise<string> {
+    if (token && Date.now() < token.refreshAt) return token.value;
+    const { clientId, clientSecret, refreshToken } = options.credentials;
+    const res = await fetch(options.tokenUrl, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded', Accept: 'application/json' },
+      body: new URLSearchParams({
+        grant_type: 'refresh_token',
+        refresh_token: refreshToken,
+        client_id: clientId,
+        client_secret: clientSecret,
+      }),
+      signal: AbortSignal.timeout(timeout),
+    });
+    const body = (await bodyOf(await ensureOk(res, 'the token endpoint'))) as {
+      access_token?: unknown;
+      expires_in?: unknown;
+    };
+    if (typeof body?.access_token !== 'string' || body.access_token === '') {
+      throw new HttpFailure('the token endpoint answered without an access_token', res.status);
+    }
+    const lifetimeMs = (Number(body.expires_in) || 3600) * 1000;
+    token = { value: body.access_token, refreshAt: Date.now() + lifetimeMs - REFRESH_MARGIN_MS };
+    return token.value;
+  }
+
+  /** One authorised request to the API; a non-2xx answer throws HttpFailure. */
+  async function send(
+    url: URL,
+    init: { method?: 'GET' | 'POST'; params?: Record<string, string | boolean | undefined>; json?: unknown },
+    headers: Record<string, string> = {},
+  ): Promise<Response> {
+    for (const [name, value] of Object.entries(init.params ?? {})) {
+      if (value !== undefined) url.searchParams.set(name, String(value));
+    }
+    const res = await fetch(url, {
+      method: init.method ?? 'GET',
+      headers: {
+        Authorization: `Bearer ${await accessToken()}`,
+        ...(init.json === undefined ? {} : { 'Content-Type': 'application/json' }),
+        ...headers,
+      },
+      body: init.json === undefined ? undefined : JSON.stringify(init.json),
+      signal: AbortSignal.timeout(timeout),
+    });
+    return ensureOk(res, `${init.method ?? 'GET'} ${url.pathname}`);
+  }
 
   /** One call with bounded retries of what may pass (429, 5xx, the network); errors as ReportingError. */
   async function call<T>(what: string, run: () => Promise<T>): Promise<T> {
     for (let attempt = 1; ; attempt++) {
       try {
         return await run();
-      } catch (raw) {
-        const err = raw as HttpFailure;
-        const code = oauthError(err);
+      } catch (err) {
+        const failure = err instanceof HttpFailure ? err : undefined;
+        const code = failure && oauthError(failure);
         if (code === 'invalid_grant') {
           throw new ReportingError('reconsent', `the refresh token was refused (invalid_grant): ${describe(err)}`, 400);
         }
-        const status = err.response?.status;
+        const status = failure?.status;
         if (code !== undefined && status !== undefined && status < 500) {
           throw new ReportingError(
             'failed',
@@ -153,22 +222,14 @@ export function reportingApi(options: ReportingApiOptions): ReportingApi {
         }
         // Full jitter; a Retry-After the server sends is a floor (capped, so one answer cannot stall the run).
         const backoff = Math.random() * Math.min(retry.maxDelayMs, retry.baseDelayMs * 2 ** (attempt - 1));
-        const after = Number(headerOf(err.response?.headers, 'retry-after'));
+        const after = Number(failure?.headers?.get('retry-after') ?? undefined);
         await sleep(Math.max(backoff, Number.isFinite(after) ? Math.min(after * 1000, retry.maxDelayMs) : 0));
       }
     }
   }
 
   const get = <T>(path: string, params: Record<string, string | boolean | undefined>) =>
-    call(`GET ${path}`, async () => {
-      const res = await client.request<T>({
-        url: new URL(path, root).toString(),
-        params: Object.fromEntries(Object.entries(params).filter(([, v]) => v !== undefined)),
-        retry: false,
-        timeout,
-      });
-      return res.data;
-    });
+    call(`GET ${path}`, async () => (await bodyOf(await send(new URL(path, root), { params }))) as T);
 
   /** Every page of a list. */
   async function all<T>(path: string, field: string, params: Record<string, string | boolean | undefined>) {
@@ -197,17 +258,13 @@ export function reportingApi(options: ReportingApiOptions): ReportingApi {
     createJob: (reportTypeId, name) =>
       // Retried like the rest: a try that created the job before failing makes the retry answer 409, which the
       // sync counts as the job existing.
-      call('POST v1/jobs', async () => {
-        const res = await client.request<Job>({
-          url: new URL('v1/jobs', root).toString(),
-          method: 'POST',
-          params: onBehalf,
-          data: { reportTypeId, name },
-          retry: false,
-          timeout,
-        });
-        return res.data;
-      }),
+      call(
+        'POST v1/jobs',
+        async () =>
+          (await bodyOf(
+            await send(new URL('v1/jobs', root), { method: 'POST', params: onBehalf, json: { reportTypeId, name } }),
+          )) as Job,
+      ),
     reports: (jobId, createdAfter) =>
       all<Report>(`v1/jobs/${encodeURIComponent(jobId)}/reports`, 'reports', { ...onBehalf, createdAfter }),
     async download(report) {
@@ -216,15 +273,10 @@ export function reportingApi(options: ReportingApiOptions): ReportingApi {
       if (url.origin !== root.origin) {
         throw new ReportingError('failed', `report ${report.id}: its downloadUrl is not on ${root.origin}`);
       }
+      // fetch undoes the gzip Content-Encoding: the bytes are the CSV.
       return call(`download of report ${report.id}`, async () => {
-        const res = await client.request<ArrayBuffer>({
-          url: url.toString(),
-          headers: { 'Accept-Encoding': 'gzip' },
-          responseType: 'arraybuffer',
-          retry: false,
-          timeout,
-        });
-        return new Uint8Array(res.data);
+        const res = await send(new URL(url), {}, { 'Accept-Encoding': 'gzip' });
+        return new Uint8Array(await res.arrayBuffer());
       });
     },
   };

@@ -15,8 +15,8 @@
 import { familyOfReportType } from '../reports/catalog/families';
 import { decodeText, parseCsv } from '../reports/ingest/csv';
 import type { CredentialStore, OAuthCredentials, RunSummary, SkippedReport, SyncError } from './connection';
+import type { DownloadedReport, ReportSink } from './delivery';
 import type { ConnectedOwner } from './owner';
-import type { DownloadedReport, ReportSink } from './report-sink';
 import { normalizeTime, reportDay } from './report-times';
 import { type Job, type Report, type ReportingApi, ReportingError } from './reporting-api';
 import type { DayRecord, SyncRepository } from './sync-repository';

@@ -6,7 +6,7 @@ import { actorKey, type ChannelLinks, type DirectoryRepository, type Profile } f
 import { permissionDenied } from '../../errors';
 import { effectiveItemType } from '../../groups/group';
 import { isGroupIdShape } from '../../groups/group-commands';
-import type { GroupRepository } from '../../groups/group-repository';
+import type { GroupReader } from '../../groups/group-reader';
 import type { ScopeName } from '../../scopes';
 import { MONETARY_METRICS, type ReportDef } from '../catalog/catalog';
 import { FAMILIES, type FamilyDef, familyDims, familyMeasures, isExtension } from '../catalog/families';
@@ -21,7 +21,7 @@ import { invalidValue, notSupported, type ReportRequest } from './report-request
 
 export interface ReportDeps {
   readonly directory: DirectoryRepository & ChannelLinks;
-  readonly groups: GroupRepository;
+  readonly groups: GroupReader;
   readonly facts: FactRepository;
   readonly rates: RateRepository;
 }
