@@ -7,10 +7,12 @@
  *   time in day order, as `npm run import -- --as-lambda --concurrency 1` does;
  * - the same at concurrency 4 (printed, not a target).
  *
- * Targets: the as-Lambda time ≤ 1.5× the batch time; the last day of a month ≤ 1.3× its first (the median of each
- * month's last 3 days against its first 3, in the as-Lambda run: a day's cost must not grow with the days already
- * stored); the batch at or above BASELINE_ROWS_PER_SECOND. The three loads must answer identically (every query of
- * ANSWER_QUERIES, compared as JSON), or the section fails.
+ * Targets: the as-Lambda time ≤ 1.5× the batch time; the last day of a month ≤ 1.3× its first (a day's cost must
+ * not grow with the days already stored: the median of each month's last 3 files in the as-Lambda run, against the
+ * same 3 files each loaded into a month holding nothing yet, since the generated channel's days grow from 1,600 to
+ * 7,000 rows over the two months; the raw first-3 against last-3 figure is printed too); the batch at or above
+ * BASELINE_ROWS_PER_SECOND. The three loads must answer identically (every query of ANSWER_QUERIES, compared as
+ * JSON), or the section fails.
  */
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -143,8 +145,8 @@ export async function benchIngest(
     log(`ingest: batch ${batchSeconds.toFixed(1)} s`);
 
     // As Lambda: one event per file through the cloud handler.
-    const asLambda = async (channel: string, concurrency: number) => {
-      const own = forChannel(files, channel);
+    const asLambda = async (channel: string, concurrency: number, days?: readonly string[]) => {
+      const own = forChannel(days ? files.filter((f) => days.includes(f.day)) : files, channel);
       const bytes = new Map(own.map((f) => [f.key, Buffer.from(f.text)]));
       const objects: ObjectReader = {
         async describe(_bucket, key) {
@@ -184,13 +186,30 @@ export async function benchIngest(
     const parallel = await asLambda(channels.parallel, 4);
     log(`ingest: as Lambda (concurrency 4) ${parallel.seconds.toFixed(1)} s, ${parallel.retries} retried`);
 
-    // First against last days of each month, in the sequential run.
+    // First against last days of each month. The channel grows (its days hold 1,600 rows in early July, 7,000 by
+    // late August), so the target compares like with like: each of a month's last 3 files as loaded in the
+    // sequential run (after the month's other days) against the same file loaded into a month holding nothing
+    // yet (a channel of its own, one event). The raw first-3 against last-3 figure is printed beside it.
     const months = [...new Set(files.map((f) => f.day.slice(0, 7)))];
-    const ends = months.map((m) => {
+    const rowsOf = (day: string) => (files.find((f) => f.day === day)?.text.split('\n').length ?? 2) - 2;
+    const ends = [];
+    for (const [i, m] of months.entries()) {
       const days = files.map((f) => f.day).filter((d) => d.startsWith(m));
       const ms = (ds: string[]) => median(ds.map((d) => lambda.perDay.get(d) as number));
-      return { month: m, first: ms(days.slice(0, 3)), last: ms(days.slice(-3)) };
-    });
+      const last = days.slice(-3);
+      const alone: number[] = [];
+      for (const [j, d] of last.entries()) {
+        const run = await asLambda(`UCia${stamp}${i}${j}`, 1, [d]);
+        alone.push(run.perDay.get(d) as number);
+      }
+      ends.push({
+        month: m,
+        first: ms(days.slice(0, 3)),
+        last: ms(last),
+        alone: median(alone),
+        rows: { first: median(days.slice(0, 3).map(rowsOf)), last: median(last.map(rowsOf)) },
+      });
+    }
 
     // The three loads answer identically.
     const deps = {
@@ -238,12 +257,20 @@ export async function benchIngest(
         target: '<= 1.5x batch',
         pass: ratio <= 1.5,
       },
-      ...ends.map((e) => ({
-        what: `${e.month}: last 3 days vs first 3 (median ms a file)`,
-        figure: `${e.last.toFixed(0)} vs ${e.first.toFixed(0)} = ${(e.last / e.first).toFixed(2)}x`,
-        target: '<= 1.3x',
-        pass: e.last / e.first <= 1.3,
-      })),
+      ...ends.flatMap((e) => [
+        {
+          what: `${e.month}: last 3 days vs the same files loaded first (median ms)`,
+          figure: `${e.last.toFixed(0)} vs ${e.alone.toFixed(0)} = ${(e.last / e.alone).toFixed(2)}x`,
+          target: '<= 1.3x',
+          pass: e.last / e.alone <= 1.3,
+        },
+        {
+          what: `${e.month}: last 3 days vs first 3 (median ms, rows)`,
+          figure: `${e.last.toFixed(0)} vs ${e.first.toFixed(0)} = ${(e.last / e.first).toFixed(2)}x, rows ${e.rows.last} vs ${e.rows.first}`,
+          target: '(printed)',
+          pass: true,
+        },
+      ]),
       {
         what: 'as Lambda, concurrency 4',
         figure: `${parallel.seconds.toFixed(1)} s = ${(parallel.seconds / batchSeconds).toFixed(2)}x batch, ${parallel.retries} retried`,

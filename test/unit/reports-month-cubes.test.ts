@@ -239,7 +239,7 @@ describe('blocks of months', () => {
           b.addUnits(r, measures.indexOf(MEASURE_INDEX.views), Math.floor(next() * 1000) * 1e6);
           b.addUnits(r, measures.indexOf(MEASURE_INDEX.watchMinutes), Math.floor(next() * 1e8));
         }
-        return [month, sortCanonical(b.build())];
+        return [`M#${month}`, sortCanonical(b.build())];
       }),
     );
   };
@@ -276,11 +276,35 @@ describe('blocks of months', () => {
     expect(b4?.period).toBe('B4#2026-01');
     const expected: Record<string, number> = {};
     for (const m of ['2026-01', '2026-02', '2026-03'])
-      for (const [video, views] of Object.entries(viewsBy(months.get(m))))
+      for (const [video, views] of Object.entries(viewsBy(months.get(`M#${m}`))))
         expected[video] = (expected[video] ?? 0) + (views as number);
     expect(viewsBy(b4?.cube)).toEqual(expected);
-    expect(viewsBy(b2?.cube)).toEqual(viewsBy(months.get('2026-05')));
+    expect(viewsBy(b2?.cube)).toEqual(viewsBy(months.get('M#2026-05')));
     expect(empty).toBeUndefined();
+  });
+
+  it('a block holding a due month is rebuilt from its halves; an unchanged half is taken as stored, exactly', () => {
+    const dicts = new Dicts();
+    const list = Array.from(
+      { length: 16 },
+      (_, i) => `${2025 + Math.floor((i + 4) / 12)}-${String(((i + 4) % 12) + 1).padStart(2, '0')}`,
+    );
+    const months = monthsOf(dicts, list, 11);
+    const blocks = ['B2#2026-07', 'B4#2026-05', 'B8#2026-01', 'B16#2025-05'];
+    // From the months alone (a batch), then from the due month and its neighbour plus the other halves as stored.
+    const all = blockCubes(grain, measures, months, blocks);
+    const stored = new Map([...months].filter(([p]) => p === 'M#2026-07' || p === 'M#2026-08'));
+    const fromMonths = new Map(
+      blockCubes(grain, measures, months, ['B2#2026-05', 'B4#2026-01', 'B8#2025-05']).map((b) => [b.period, b.cube]),
+    );
+    for (const [period, cube] of fromMonths) stored.set(period, cube);
+    const due = blockCubes(grain, measures, stored, blocks, new Set(['2026-08']));
+    expect(due.map((b) => b.period)).toEqual(blocks);
+    for (const [i, b] of due.entries()) expect(b.cube, b.period).toEqual(all[i]?.cube);
+    // A stored half that is wrong shows: the unchanged half really is read, not rebuilt.
+    stored.set('B4#2026-01', months.get('M#2026-01') as UnitCube);
+    const skewed = blockCubes(grain, measures, stored, blocks, new Set(['2026-08']));
+    expect(skewed[2]?.cube).not.toEqual(all[2]?.cube);
   });
 });
 

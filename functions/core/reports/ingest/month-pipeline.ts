@@ -334,15 +334,18 @@ function byRegion(
   });
   const country = cube.keys[cube.grain.indexOf('country')] as Int32Array;
   const columns = variant.grain.map((d) => cube.keys[cube.grain.indexOf(d)] as Int32Array);
-  const from = measures.map((m) => cube.measures.indexOf(m));
+  const from = measures.map((m) => cube.sums[cube.measures.indexOf(m)] as Float64Array);
   const builders = names.map(() => undefined as UnitCubeBuilder | undefined);
-  const open = new Map<number, number>(); // region → its row for the current key
+  // Each region's row for the current key: valid while openAt[region] is the current key's number.
+  const openRow = new Int32Array(names.length);
+  const openAt = new Int32Array(names.length).fill(-1);
+  let key = -1;
   const codes = new Int32Array(columns.length);
   for (let i = 0; i < cube.size; i++) {
     let same = i > 0;
     for (let c = 0; c < columns.length && same; c++)
       same = (columns[c] as Int32Array)[i] === (columns[c] as Int32Array)[i - 1];
-    if (!same) open.clear();
+    if (!same) key++;
     const r = regionOf[country[i] as number] as number;
     if (r < 0) continue;
     let b = builders[r];
@@ -352,14 +355,14 @@ function byRegion(
       out.set(name, b);
       builders[r] = b;
     }
-    let row = open.get(r);
-    if (row === undefined) {
+    if (openAt[r] !== key) {
       for (let c = 0; c < columns.length; c++) codes[c] = (columns[c] as Int32Array)[i] as number;
-      row = b.addCodes(codes);
-      open.set(r, row);
+      openRow[r] = b.addCodes(codes);
+      openAt[r] = key;
     }
+    const row = openRow[r] as number;
     for (let m = 0; m < from.length; m++) {
-      const u = (cube.sums[from[m] as number] as Float64Array)[i] as number;
+      const u = (from[m] as Float64Array)[i] as number;
       if (Number.isNaN(u)) continue;
       const column = b.sums[m] as Float64Array;
       const t = column[row] as number;
@@ -569,6 +572,16 @@ export async function runPipeline(
   if (root && rootWriter) {
     await rootWriter.finish(firstsOfMonth, { mv: ver });
     await writer.putItems(firstsOfMonth.splice(0), guard);
+    // The other month cubes' first chunks go out 25 at a time while the next ones are encoded (their order among
+    // themselves does not matter: each is whole once written, and a load finishing after a crash rewrites them all).
+    const puts: Promise<void>[] = [];
+    const send = (all: boolean) => {
+      while (firstsOfMonth.length >= 25 || (all && firstsOfMonth.length > 0)) {
+        const put = writer.putItems(firstsOfMonth.splice(0, 25), guard);
+        put.catch(() => undefined); // awaited below
+        puts.push(put);
+      }
+    };
     const period = keys.factMonthSk(month);
     for (const [name, parts] of monthVideo) {
       const v = plan.month.find((x) => x.name === name) as CubeVariant;
@@ -588,6 +601,7 @@ export async function runPipeline(
         const w = cubeFor(v.name, value, period, v.grain);
         await w.append(builder.build());
         await w.finish(firstsOfMonth);
+        send(false);
       }
       const now = [...partitions.keys()].sort();
       for (const value of manifest.partitions[v.name] ?? []) {
@@ -595,7 +609,8 @@ export async function runPipeline(
       }
       manifest.partitions[v.name] = now;
     }
-    await writer.putItems(firstsOfMonth, guard);
+    send(true);
+    await Promise.all(puts);
   }
   await writer.deleteKeys(chunked.stale, guard);
   manifest.packing = packing;
