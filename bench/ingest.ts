@@ -17,7 +17,6 @@
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import type { SQSEvent } from 'aws-lambda';
 import { loadDirectory } from '../functions/core/directory/directory-loader';
 import { dynamoDirectoryRepository } from '../functions/core/directory/directory-repository';
 import { dynamoGroupRepository } from '../functions/core/groups/group-repository';
@@ -27,6 +26,7 @@ import { parseReportRequest } from '../functions/core/reports/query/report-reque
 import { queryReport } from '../functions/core/reports/query/report-service';
 import { dynamoFactRepository, newReadStats } from '../functions/core/reports/storage/fact-repository';
 import { dynamoRateRepository } from '../functions/core/reports/storage/rate-repository';
+import { queuedS3Event } from '../functions/ingest/queued-s3-event';
 import { createIngestHandler, type ObjectReader } from '../functions/ingest/s3-ingest';
 import { writeExports } from '../infra/generator/export-generator';
 import type { BenchEnvironment } from './run';
@@ -57,34 +57,6 @@ interface File {
 /** The generated files with `channel` in place of the source channel id. */
 const forChannel = (files: readonly File[], channel: string) =>
   files.map((f) => ({ ...f, key: f.key.replace(SOURCE, channel), text: f.text.replaceAll(SOURCE, channel) }));
-
-function sqsEvent(key: string): SQSEvent {
-  const body = JSON.stringify({
-    Records: [
-      {
-        eventSource: 'aws:s3',
-        eventName: 'ObjectCreated:Put',
-        eventTime: new Date().toISOString(),
-        s3: { bucket: { name: 'bench', arn: 'arn:aws:s3:::bench' }, object: { key, size: 0 } },
-      },
-    ],
-  });
-  return {
-    Records: [
-      {
-        messageId: key,
-        receiptHandle: key,
-        body,
-        attributes: {} as SQSEvent['Records'][number]['attributes'],
-        messageAttributes: {},
-        md5OfBody: '',
-        eventSource: 'aws:sqs',
-        eventSourceARN: 'arn:aws:sqs:local:000000000000:ingest',
-        awsRegion: 'local',
-      },
-    ],
-  };
-}
 
 const median = (xs: readonly number[]) => {
   const s = [...xs].sort((a, b) => a - b);
@@ -168,7 +140,7 @@ export async function benchIngest(
             const f = own[next++] as File;
             for (;;) {
               const t0 = performance.now();
-              const reply = (await handler(sqsEvent(f.key))) as { batchItemFailures: unknown[] };
+              const reply = (await handler(queuedS3Event(f.key))) as { batchItemFailures: unknown[] };
               perDay.set(f.day, performance.now() - t0);
               if (reply.batchItemFailures.length === 0) break;
               retries++;

@@ -13,7 +13,6 @@
 import { createReadStream, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import type { SQSEvent } from 'aws-lambda';
 import { dynamoResourceSink } from '../../functions/core/directory/resource-sink';
 import { familyOfReportType } from '../../functions/core/reports/catalog/families';
 import { localFile } from '../../functions/core/reports/ingest/ingest-file';
@@ -25,6 +24,7 @@ import {
   ingestFiles,
 } from '../../functions/core/reports/ingest/ingest-service';
 import { dynamoRateRepository } from '../../functions/core/reports/storage/rate-repository';
+import { queuedS3Message } from '../../functions/ingest/queued-s3-event';
 import { createIngestHandler, type ObjectReader } from '../../functions/ingest/s3-ingest';
 import { openTargetTable, TARGET_OPTIONS, TARGET_USAGE, UsageError } from './target-table';
 
@@ -103,36 +103,6 @@ const localObjects: ObjectReader = {
   },
 };
 
-/** An SQS message carrying the S3 notification of one object, as the stack's queue delivers it. */
-function messageOf(file: string, i: number): SQSEvent['Records'][number] {
-  const key = file
-    .split('/')
-    .map((part) => encodeURIComponent(part).replace(/%20/g, '+'))
-    .join('/');
-  const notification = {
-    Records: [
-      {
-        eventVersion: '2.1',
-        eventSource: 'aws:s3',
-        eventName: 'ObjectCreated:Put',
-        eventTime: new Date().toISOString(),
-        s3: { bucket: { name: 'local', arn: 'arn:aws:s3:::local' }, object: { key, size: statSync(file).size } },
-      },
-    ],
-  };
-  return {
-    messageId: `local-${i}`,
-    receiptHandle: `local-${i}`,
-    body: JSON.stringify(notification),
-    attributes: {} as SQSEvent['Records'][number]['attributes'],
-    messageAttributes: {},
-    md5OfBody: '',
-    eventSource: 'aws:sqs',
-    eventSourceARN: 'arn:aws:sqs:local:000000000000:ingest',
-    awsRegion: 'local',
-  };
-}
-
 async function runAsLambda(): Promise<{ summary: IngestSummary; latencies: number[]; retries: number }> {
   const summary = emptySummary(paths.length);
   const handler = createIngestHandler({
@@ -153,7 +123,9 @@ async function runAsLambda(): Promise<{ summary: IngestSummary; latencies: numbe
       const file = paths[i] as string;
       for (let attempt = 1; ; attempt++) {
         const t0 = performance.now();
-        const out = (await handler({ Records: [messageOf(file, i)] })) as { batchItemFailures: unknown[] };
+        const out = (await handler({
+          Records: [queuedS3Message(file, { id: `local-${i}`, size: statSync(file).size })],
+        })) as { batchItemFailures: unknown[] };
         latencies.push(performance.now() - t0);
         if (out.batchItemFailures.length === 0) break;
         if (attempt === 5) {

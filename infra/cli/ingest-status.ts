@@ -6,14 +6,11 @@
  * A thin adapter over functions/core/reports/ingest/ingest-status.ts. Exit code 2 on a usage error, 1 on a failure.
  */
 import { parseArgs } from 'node:util';
-import type { TableContext } from '../../functions/core/directory/directory-repository';
 import {
   dayRuns,
   type IngestStatus,
   readIngestStatus,
   StatusRangeError,
-  type SyncState,
-  type SyncStateReader,
   statusRange,
   syncText,
 } from '../../functions/core/reports/ingest/ingest-status';
@@ -28,30 +25,6 @@ function usage(message?: string): never {
   if (message) console.error(`ingest-status: ${message}`);
   console.error(USAGE);
   process.exit(2);
-}
-
-/** The connected owners' sync state (functions/core/sync), read once: one Query of the connections. */
-function syncReaderOf(ctx: TableContext): SyncStateReader {
-  let states: Promise<Map<string, SyncState>> | undefined;
-  return {
-    async read(owner) {
-      states ??= readSyncStates(ctx).then(
-        (all) =>
-          new Map(
-            all.map((s) => [
-              s.owner.id,
-              {
-                ...(s.lastSuccess ? { lastSuccess: s.lastSuccess } : {}),
-                ...(s.checkpoint ? { checkpoint: s.checkpoint } : {}),
-                ...(s.lastError ? { lastError: s.lastError.message } : {}),
-                needsReconsent: s.needsReconsent,
-              },
-            ]),
-          ),
-      );
-      return (await states).get(owner);
-    },
-  };
 }
 
 const { values, positionals } = (() => {
@@ -120,7 +93,7 @@ try {
   const status = await readIngestStatus(dynamoIngestStatusRepository(table), {
     ...(values.owner ? { owner: values.owner } : {}),
     ...(range ? { range } : {}),
-    sync: syncReaderOf(table),
+    sync: () => readSyncStates(table),
   });
   console.log(
     `Ingest status of ${table.description}${values.owner ? `, owner ${values.owner}` : ''}${range ? `, ${range.from}..${range.to}` : ''}\n`,

@@ -32,6 +32,7 @@ import { dynamoFactRepository, newReadStats } from '../../functions/core/reports
 import { dynamoFactWriter } from '../../functions/core/reports/storage/fact-writer';
 import { dynamoRateRepository } from '../../functions/core/reports/storage/rate-repository';
 import { Dicts, UnitCubeBuilder } from '../../functions/core/reports/storage/units';
+import { queuedS3Event } from '../../functions/ingest/queued-s3-event';
 import { createIngestHandler, type ObjectReader } from '../../functions/ingest/s3-ingest';
 import { type DayExport, type GeneratorOptions, generateDays } from '../../infra/generator/export-generator';
 import { useOwnTable } from '../support/own-table';
@@ -562,33 +563,6 @@ describe('per-file loads in any order, restated any number of times, equal the b
       },
     };
     const handler = createIngestHandler({ stores, rates: deps.rates, objects: reader, leaseWaitMs: 120_000 });
-    const event = (key: string) => ({
-      Records: [
-        {
-          messageId: key,
-          receiptHandle: key,
-          body: JSON.stringify({
-            Records: [
-              {
-                eventSource: 'aws:s3',
-                eventName: 'ObjectCreated:Put',
-                eventTime: new Date().toISOString(),
-                s3: {
-                  bucket: { name: 'b', arn: 'arn:aws:s3:::b' },
-                  object: { key: encodeURIComponent(key).replaceAll('%2F', '/'), size: 1 },
-                },
-              },
-            ],
-          }),
-          attributes: {} as never,
-          messageAttributes: {},
-          md5OfBody: '',
-          eventSource: 'aws:sqs',
-          eventSourceARN: 'arn:aws:sqs:local:000000000000:ingest',
-          awsRegion: 'local',
-        },
-      ],
-    });
     // Shuffled (seeded): a restatement often lands before the original it replaces, months interleave.
     const shuffle = random(7);
     const keys = [...objects.keys()]
@@ -602,7 +576,7 @@ describe('per-file loads in any order, restated any number of times, equal the b
         for (let key = queue.shift(); key !== undefined; key = queue.shift()) {
           // SQS hands a failed message out again; a test retries at once.
           for (;;) {
-            const reply = (await handler(event(key))) as { batchItemFailures: unknown[] };
+            const reply = (await handler(queuedS3Event(key))) as { batchItemFailures: unknown[] };
             if (reply.batchItemFailures.length === 0) break;
             retried++;
           }

@@ -10,6 +10,7 @@
 import { createDocumentClient } from '../../functions/core/db/document-client';
 import { dynamoIngestStores, type IngestSummary } from '../../functions/core/reports/ingest/ingest-service';
 import { dynamoRateRepository } from '../../functions/core/reports/storage/rate-repository';
+import { queuedS3Event } from '../../functions/ingest/queued-s3-event';
 import { createIngestHandler, type ObjectReader } from '../../functions/ingest/s3-ingest';
 import { reportTypeColumns } from '../../infra/generator/export-families';
 
@@ -120,32 +121,8 @@ const handler = createIngestHandler({
   },
 });
 const key = `${channel}/channel_basic_a3/${day.replaceAll('-', '')}.csv`;
-const body = JSON.stringify({
-  Records: [
-    {
-      eventSource: 'aws:s3',
-      eventName: 'ObjectCreated:Put',
-      eventTime: new Date().toISOString(),
-      s3: { bucket: { name: 'big', arn: 'arn:aws:s3:::big' }, object: { key, size: 0 } },
-    },
-  ],
-});
 const started = performance.now();
-const reply = await handler({
-  Records: [
-    {
-      messageId: 'big-1',
-      receiptHandle: 'big-1',
-      body,
-      attributes: {} as never,
-      messageAttributes: {},
-      md5OfBody: '',
-      eventSource: 'aws:sqs',
-      eventSourceARN: 'arn:aws:sqs:local:000000000000:ingest',
-      awsRegion: 'local',
-    },
-  ],
-});
+const reply = await handler(queuedS3Event(key));
 clearInterval(sampler);
 sample();
 console.log(

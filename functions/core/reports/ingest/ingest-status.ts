@@ -7,25 +7,14 @@
  * It reads the owners index (I1), each pair's month manifests (F2) and blocks-due item (F4), and the rejected files
  * (I2): Queries of known partitions, never a Scan.
  */
+
+import type { SyncState } from '../../sync/connection';
 import { FAMILY_BY_CODE, type FamilyDef, familyOfReportType } from '../catalog/families';
 import type { MonthManifest } from '../storage/fact-writer';
 import type { LoadedOwner, RejectedFile } from '../storage/ingest-status-repository';
 
-/** An owner's connected-channel sync (kept by the sync, issue 12): what ingest-status shows beside the loads. */
-export interface SyncState {
-  /** When the last sync run succeeded (ISO time). */
-  readonly lastSuccess?: string;
-  /** How far the sync has fetched (its own notion: a report's createTime, a day). */
-  readonly checkpoint?: string;
-  readonly lastError?: string;
-  /** The owner's OAuth grant is gone or lacks a scope: the owner must connect again. */
-  readonly needsReconsent?: boolean;
-}
-
-export interface SyncStateReader {
-  /** The owner's sync state; undefined when the owner is not a connected channel. */
-  read(owner: string): Promise<SyncState | undefined>;
-}
+/** Every connected owner's sync state (readSyncStates in core/sync: one Query; owners not connected are absent). */
+export type SyncStates = () => Promise<readonly SyncState[]>;
 
 /** What ingest-status reads (ingest-status-repository.ts). */
 export interface IngestStatusSource {
@@ -72,7 +61,7 @@ export interface IngestStatus {
   readonly reports: readonly ReportStatus[];
   /** Rejected files whose path names no owner or report type. */
   readonly unattributed: readonly RejectedFile[];
-  /** Per owner of `reports`, when a SyncStateReader was given (undefined: not a connected channel). */
+  /** Per owner of `reports`, when the sync states were read (undefined: not a connected owner). */
   readonly sync?: ReadonlyMap<string, SyncState | undefined>;
 }
 
@@ -132,7 +121,7 @@ const familyOfRejected = (r: RejectedFile): FamilyDef | undefined =>
 
 export async function readIngestStatus(
   source: IngestStatusSource,
-  options: { owner?: string; range?: DayRange; sync?: SyncStateReader } = {},
+  options: { owner?: string; range?: DayRange; sync?: SyncStates } = {},
 ): Promise<IngestStatus> {
   const { range } = options;
   const loaded = await source.owners(options.owner);
@@ -188,8 +177,8 @@ export async function readIngestStatus(
   }
 
   if (!options.sync) return { reports, unattributed };
-  const sync = new Map<string, SyncState | undefined>();
-  for (const owner of new Set(reports.map((r) => r.owner))) sync.set(owner, await options.sync.read(owner));
+  const states = new Map((await options.sync()).map((s) => [s.owner.id, s]));
+  const sync = new Map(reports.map((r) => [r.owner, states.get(r.owner)]));
   return { reports, unattributed, sync };
 }
 
@@ -200,7 +189,7 @@ export function syncText(status: IngestStatus, owner: string): string {
   if (!s) return 'not connected';
   const parts: string[] = [];
   if (s.needsReconsent) parts.push('NEEDS RECONSENT');
-  if (s.lastError) parts.push(`error: ${s.lastError}`);
+  if (s.lastError) parts.push(`error: ${s.lastError.message}`);
   parts.push(s.lastSuccess ? `ok ${s.lastSuccess}` : 'never succeeded');
   if (s.checkpoint) parts.push(`at ${s.checkpoint}`);
   return parts.join('; ');
