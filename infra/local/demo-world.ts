@@ -106,7 +106,7 @@ export const DEMO_EXAMPLE_IDS = {
 } as const;
 
 /** Bump when the demo world or its storage changes, so existing local tables pick up the new version. */
-export const DEMO_WORLD_VERSION = 12;
+export const DEMO_WORLD_VERSION = 13;
 const MARKER = { pk: 'DEMO#WORLD', sk: 'VERSION' };
 
 /** Loads the demo world unless this version is already there. Returns whether it loaded anything. */

@@ -487,27 +487,33 @@ export async function runPipeline(
         byDay.set(d.dd, pieces);
       }
     }
-    // A storage group complete (its last bucket done): write its days.
+    // Storage groups complete (their last bucket done): write their days.
     for (const { variant } of plan.grouped) {
       const perGroup = bucketsPerGroup(variant.name);
-      if (((g + 1) * BUCKETS_PER_STEP) % perGroup !== 0) continue;
-      const group = `g${String(((g + 1) * BUCKETS_PER_STEP) / perGroup - 1).padStart(2, '0')}`;
-      const pieces = bucketPieces.get(variant.name) as Map<string, DayPiece[]>;
+      const done = Math.floor(((g + 1) * BUCKETS_PER_STEP) / perGroup);
+      const first = Math.floor((g * BUCKETS_PER_STEP) / perGroup);
+      if (done === first) continue;
+      const all = bucketPieces.get(variant.name) as Map<string, DayPiece[]>;
       bucketPieces.set(variant.name, new Map());
-      for (const d of days) if (!pieces.has(d.dd)) pieces.set(d.dd, []);
-      for (const day of removed) pieces.set(day.slice(8, 10), []);
-      const key = `${variant.name}#${group}`;
-      if (layoutOf(variant) === 'daily') {
-        const { items, gone } = dailyItems(month, key, pk(variant.name, group), header(variant), pieces, manifest);
-        dailyPuts.push(...items);
-        chunked.stale.push(...gone);
-        if (dailyPuts.length >= 25) await writer.putItems(dailyPuts.splice(0), guard);
-        continue;
+      for (let k = first; k < done; k++) {
+        const group = `g${String(k).padStart(2, '0')}`;
+        const inGroup = (p: DayPiece) => 'field' in p && Math.floor(Number(p.field.slice(1)) / perGroup) === k;
+        const pieces = new Map([...all].map(([dd, list]) => [dd, list.filter(inGroup)]));
+        for (const d of days) if (!pieces.has(d.dd)) pieces.set(d.dd, []);
+        for (const day of removed) pieces.set(day.slice(8, 10), []);
+        const key = `${variant.name}#${group}`;
+        if (layoutOf(variant) === 'daily') {
+          const { items, gone } = dailyItems(month, key, pk(variant.name, group), header(variant), pieces, manifest);
+          dailyPuts.push(...items);
+          chunked.stale.push(...gone);
+          if (dailyPuts.length >= 25) await writer.putItems(dailyPuts.splice(0), guard);
+          continue;
+        }
+        const write: ByDayWrite = { key, pk: pk(variant.name, group), header: header(variant), days: pieces };
+        await run(async () => {
+          packing[key] = await writeByDay(writer, month, write, packing[key], guard);
+        });
       }
-      const write: ByDayWrite = { key, pk: pk(variant.name, group), header: header(variant), days: pieces };
-      await run(async () => {
-        packing[key] = await writeByDay(writer, month, write, packing[key], guard);
-      });
     }
     if (root && rootWriter) {
       const storedRows = stored ? await stored.take(g) : [];
