@@ -53,11 +53,12 @@ export const regionTopVideosBound = (r: DateRange, countries: number, videos: nu
   span(r).months * videoItems(videos) + span(r).edgeDays * videoItems(videos * countries);
 
 /**
- * `video==` / `group==` filters of `n` of `videos` videos: per month and edge day, the items of the buckets the
- * videos fall in (at most n, at most all 256), each bucket holding videos / 256 of the channel's videos.
+ * `video==` / `group==` filters of `n` of `videos` videos, read from `vd`/`vb` (one item per day and group of 4 video
+ * buckets): per day of the range, the items of the groups the videos fall in (at most n, at most all 64), each
+ * holding videos / 64 of the channel's videos. (Without the day, the planner may read `v` instead: fewer items.)
  */
 export const perVideoBound = (r: DateRange, n: number, videos: number) =>
-  (span(r).months + span(r).edgeDays) * Math.min(n, 256) * videoItems(videos / 256);
+  ((Date.parse(r[1]) - Date.parse(r[0])) / 86_400_000 + 1) * Math.min(n, 64) * videoItems(videos / 64);
 
 /** Whether a query is channel level: no video grain (no video dimension, no video or group filter). */
 export const isChannelLevel = (q: BenchQuery) =>

@@ -21,6 +21,7 @@ import { dynamoGroupRepository } from '../../functions/core/groups/group-reposit
 import { MEASURE_INDEX } from '../../functions/core/reports/catalog/metrics';
 import { bytesFile } from '../../functions/core/reports/ingest/ingest-file';
 import {
+  compactMonths,
   dynamoIngestStores,
   type IngestFile,
   type IngestOptions,
@@ -253,7 +254,8 @@ async function storedItems(channel: string): Promise<string[]> {
     );
     for (const item of page.Items ?? []) {
       if (String(item.pk).endsWith('#MANIFEST')) continue;
-      const { mv: _version, ...rest } = item;
+      // How and when it was written: the manifest version (`mv`) and the month's compaction number (`pb`).
+      const { mv: _version, pb: _compaction, ...rest } = item;
       const head =
         typeof rest.h === 'string' && rest.h.startsWith('{')
           ? (JSON.parse(rest.h) as Record<string, unknown>)
@@ -331,6 +333,9 @@ describe('idempotent re-ingest', () => {
     const expected = await answers(one.channel, one.sub);
     expect(await answers(daily.channel, daily.sub)).toEqual(expected);
     expect(await answers(reversed.channel, reversed.sub)).toEqual(expected);
+    // Months loaded a few days at a time hold pieces (month-pieces.ts); folded, they are the batch's cubes exactly.
+    expect(await compactMonths(stores, 'CB', daily.channel)).not.toEqual([]);
+    for (const c of [one, reversed]) await compactMonths(stores, 'CB', c.channel);
     const cubes = (items: string[]) => items.filter((i) => !i.includes('MANIFEST'));
     const stored = cubes(await storedItems(one.channel));
     expect(cubes(await storedItems(daily.channel))).toEqual(stored);
@@ -529,6 +534,8 @@ describe('per-file loads in any order, restated any number of times, equal the b
       const finals = [...last].map(([d, k]) => version(withChannel(days[d] as DayExport, batch.channel), k));
       await ingestOk(finals.map((day) => fileOf(batch.channel, day)));
       expect(await answers(sequenced.channel, sequenced.sub)).toEqual(await answers(batch.channel, batch.sub));
+      for (const c of [sequenced, batch]) await compactMonths(stores, 'CB', c.channel);
+      expect(await answers(sequenced.channel, sequenced.sub)).toEqual(await answers(batch.channel, batch.sub));
       expect(cubes(await storedItems(sequenced.channel))).toEqual(cubes(await storedItems(batch.channel)));
     });
   }
@@ -587,6 +594,7 @@ describe('per-file loads in any order, restated any number of times, equal the b
     const finals = days.map((d) => withChannel(restated.has(d.date) ? version(d, 2) : d, batch.channel));
     await ingestOk(finals.map((day) => fileOf(batch.channel, day)));
     expect(await answers(concurrent.channel, concurrent.sub)).toEqual(await answers(batch.channel, batch.sub));
+    for (const c of [concurrent, batch]) await compactMonths(stores, 'CB', c.channel);
     expect(cubes(await storedItems(concurrent.channel))).toEqual(cubes(await storedItems(batch.channel)));
   });
 });
@@ -701,6 +709,12 @@ describe('blocks of months', () => {
     // Every block holding April is as a batch writes it; January's 2-month block, not due, stays unwritten.
     const cubes = (items: string[]) => items.filter((i) => !i.includes('MANIFEST'));
     const notJanuary = (items: string[]) => items.filter((i) => !i.includes('"sk":"B2#2026-01"'));
+    expect((await topVideos(legacy.channel, legacy.sub)).views).toEqual(
+      (await topVideos(batch.channel, batch.sub)).views,
+    );
+    // The day went in as pieces of April (month-pieces.ts); folded, every item is the batch's.
+    expect(await compactMonths(stores, 'CB', legacy.channel)).toEqual(['2026-04']);
+    await compactMonths(stores, 'CB', batch.channel);
     const stored = cubes(await storedItems(legacy.channel));
     expect(stored).toEqual(notJanuary(stored));
     expect(stored).toEqual(notJanuary(cubes(await storedItems(batch.channel))));
@@ -1091,4 +1105,89 @@ describe('the import CLI as the cloud (--as-lambda) and ingest-status', () => {
       expect(run.stderr).toContain('usage: npm run ingest-status');
     }
   }, 120_000);
+});
+
+describe('a load that dies half-way is finished or undone by the next one (month-load.ts), pieces or not', () => {
+  /**
+   * The ingest's stores with a writer whose `at`-th write and every later one fail, as if the process died there.
+   * Fault injection: DynamoDB Local cannot make a client die between two writes.
+   */
+  function dyingStores(at: number) {
+    let n = 0;
+    const w = dynamoFactWriter(table);
+    const die =
+      <A extends unknown[], R>(f: (...args: A) => Promise<R>) =>
+      async (...args: A): Promise<R> => {
+        if (++n >= at) throw new Error('injected: the process died here');
+        return f(...args);
+      };
+    const writer: typeof w = Object.assign(Object.create(null), w, {
+      putItems: die(w.putItems),
+      deleteKeys: die(w.deleteKeys),
+      updateDays: die(w.updateDays),
+      putByDayItem: die(w.putByDayItem),
+      removeCube: die(w.removeCube),
+      backupDay: die(w.backupDay),
+      writeManifest: die(w.writeManifest),
+    });
+    return { stores: { ...stores, writer }, writes: () => n };
+  }
+
+  const april = (channel: string) => exportsFor(channel).filter((d) => d.date.startsWith('202604'));
+  const changed = (day: DayExport) => mapColumn(day, 'views', (v, n) => v + 7 + (n % 3));
+  // What arrives next for that day: a later restatement with a third of the rows (countries and videos drop out).
+  const later = (day: DayExport) =>
+    mapColumn({ ...day, rows: day.rows.filter((_, n) => n % 3 === 0) }, 'likes', (v) => v + 1);
+  // April 1–12 compacted, 13 and 14 as pieces; then the load that dies: a piece day restated, a new day (pieces),
+  // or a compacted day restated (a compaction folding the pieces).
+  const cases = [
+    { name: 'a piece day restated', day: 12, restated: true },
+    { name: 'a new day as a piece', day: 15, restated: false },
+    { name: 'a compacted day restated (compaction)', day: 4, restated: true },
+  ];
+  const setUp = async (channel: string) => {
+    const days = april(channel);
+    await ingestOk(days.slice(0, 12).map((d) => fileOf(channel, d)));
+    for (const d of days.slice(12, 14)) await ingestOk([fileOf(channel, d)]);
+    return days;
+  };
+
+  for (const c of cases) {
+    it(`${c.name}: died at any write, then retried ≡ the batch of the final files`, async () => {
+      // How many writes the load makes, undisturbed.
+      const probe = await freshChannel();
+      const probeDays = await setUp(probe.channel);
+      const counting = dyingStores(Number.POSITIVE_INFINITY);
+      const target = (days: DayExport[]) =>
+        c.restated ? changed(days[c.day] as DayExport) : (days[c.day] as DayExport);
+      await ingestFiles(counting.stores, [fileOf(probe.channel, target(probeDays))], { now: FIXED_NOW });
+      const total = counting.writes();
+      expect(total).toBeGreaterThan(3);
+
+      const points = [...new Set([1, Math.ceil(total / 3), Math.ceil((2 * total) / 3), total])];
+      for (const at of points) {
+        const dying = await freshChannel();
+        const batch = await freshChannel();
+        const days = await setUp(dying.channel);
+        const died = await ingestFiles(dyingStores(at).stores, [fileOf(dying.channel, target(days))], {
+          now: FIXED_NOW,
+        });
+        expect(died.failed.length, `died at write ${at} of ${total}`).toBe(1);
+        // The next load of the month finishes (or undoes) the dead one first; here it brings a later version of the
+        // day, with fewer rows: whatever the dead load wrote that this version lacks must be gone.
+        await ingestOk([fileOf(dying.channel, later(target(days)))]);
+
+        const finals = april(batch.channel).slice(0, 14);
+        const day = april(batch.channel)[c.day] as DayExport;
+        if (c.restated) finals[c.day] = later(changed(day));
+        else finals.push(later(day));
+        await ingestOk(finals.map((d) => fileOf(batch.channel, d)));
+        const where = `died at write ${at} of ${total}`;
+        expect(await answers(dying.channel, dying.sub), where).toEqual(await answers(batch.channel, batch.sub));
+        for (const x of [dying, batch]) await compactMonths(stores, 'CB', x.channel);
+        const cubes = (items: string[]) => items.filter((i) => !i.includes('MANIFEST'));
+        expect(cubes(await storedItems(dying.channel)), where).toEqual(cubes(await storedItems(batch.channel)));
+      }
+    }, 180_000);
+  }
 });

@@ -33,8 +33,12 @@
  * |    |                                                         |    days' column paths) the report needs     |    (gen: the cube's content hash, named in the first chunk's header;  |
  * |    |                                                         |                                             |    other chunks are stale). By-day month variants (d, gd): one map    |
  * |    |                                                         |                                             |    attribute s<dd> per day; their items M#<yyyy-mm>[#<i>] hold        |
- * |    |                                                         |                                             |    consecutive days. vd/vb: partition g<00..15> (a group of 16 video  |
- * |    |                                                         |                                             |    buckets), s<dd> = {b<bucket>: vb columns, d<bucket>: vd columns}   |
+ * |    |                                                         |                                             |    consecutive days. vb: partition g<00..15> (16 video buckets each), |
+ * |    |                                                         |                                             |    one item per day D#<yyyy-mm-dd>, an attribute per bucket; vd:      |
+ * |    |                                                         |                                             |    partition g<00..63> (4 buckets each), s<dd> = {b<bucket>: blob}.   |
+ * |    |                                                         |                                             |    An open month's flat cubes: the compacted cube at M#<yyyy-mm> plus |
+ * |    |                                                         |                                             |    one piece per day loaded since, M#<yyyy-mm>#p<dd>, in the same     |
+ * |    |                                                         |                                             |    Query range; both carry `pb` (pieces count while theirs is equal)  |
  * | F2 | What a loaded month holds (days and the report each     | GetItem (consistent)                        | pk FACT#<family>#<channel>#MANIFEST, sk M#<yyyy-mm>                   |
  * |    | came from, partitions, by-day packing, a load in flight)|                                             |                                                                       |
  * | F3 | A restated day's previous full-day cube, kept while a   | Query pk, begins_with(sk, O#<day>)          | pk FACT#<family>#<channel>#f, sk O#<yyyy-mm-dd>[#<gen>#<i>]           |
@@ -120,6 +124,8 @@ export const keys = {
     `FACT#${family}#${channel}#${variant}${partition === undefined ? '' : `#${partition}`}`,
   factDaySk: (day: string) => `D#${day}`,
   factMonthSk: (month: string) => `M#${month}`,
+  /** A day's piece of an open month's flat cube (month-pieces.ts), read in the month's Query range. */
+  factPieceSk: (month: string, dd: string) => `M#${month}#p${dd}`,
   factManifest: (family: string, channel: string, month: string): TableKey => ({
     pk: `FACT#${family}#${channel}#MANIFEST`,
     sk: `M#${month}`,

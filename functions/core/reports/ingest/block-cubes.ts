@@ -11,6 +11,10 @@
  * same whether the owner has two months stored or twenty years. A half that should be stored and is not (months
  * loaded before blocks existed) is rebuilt from its own halves. A load that dies before leaves the months due: the
  * next load of that owner and report type writes them.
+ *
+ * A block holding an open month (one with pieces, month-pieces.ts) is removed, not built: the month's next pieces
+ * would leave it stale, and a report reads a missing block as its months, pieces included. Loads mark a month due
+ * when its cubes change and when it opens, not for each piece; its compaction marks it due again.
  */
 import { keys } from '../../db/keys';
 import type { FamilyDef } from '../catalog/families';
@@ -96,6 +100,8 @@ async function readCube(
   dicts: Dicts,
   measures: readonly number[],
 ): Promise<UnitCube | undefined> {
+  // A month: its compacted cube and the pieces of the days loaded since (month-pieces.ts).
+  if (period.startsWith('M#')) return writer.openMonth(pk, period.slice(2), dicts, measures);
   const opened = await writer.openCube({ pk }, period, dicts, measures);
   if (!opened) return undefined;
   const parts: UnitCube[] = [];
@@ -115,7 +121,7 @@ async function readForBlocks(
   due: ReadonlySet<string>,
   dicts: Dicts,
   measures: readonly number[],
-): Promise<Map<string, UnitCube>> {
+): Promise<{ stored: Map<string, UnitCube>; buildable: string[] }> {
   const longest = BLOCK_MONTHS[0];
   const widest = blocks.filter((b) => b.startsWith(`B${longest}#`)).flatMap(blockMonths);
   const [first, last] = [widest[0] as string, widest[widest.length - 1] as string];
@@ -123,11 +129,20 @@ async function readForBlocks(
   const storedMonths = new Set(
     listed
       .map((i) => String(i.sk))
-      .filter((sk) => /^M#\d{4}-\d{2}$/.test(sk))
-      .map((sk) => sk.slice(2)),
+      // A month's cube, or a piece of a month not compacted yet (month-pieces.ts).
+      .filter((sk) => /^M#\d{4}-\d{2}(#p\d\d)?$/.test(sk))
+      .map((sk) => sk.slice(2, 9)),
   );
   const stored = new Map<string, UnitCube>();
-  let wanted = [...periodsToRead(blocks, due, storedMonths)];
+  const open = new Set(
+    listed
+      .map((i) => String(i.sk))
+      .filter((sk) => /^M#\d{4}-\d{2}#p\d\d$/.test(sk))
+      .map((sk) => sk.slice(2, 9)),
+  );
+  // A block holding an open month is not built (it would go stale with the month's next piece): removed instead.
+  const buildable = blocks.filter((b) => !blockMonths(b).some((m) => open.has(m)));
+  let wanted = [...periodsToRead(buildable, due, storedMonths)];
   while (wanted.length > 0) {
     const read = await Promise.all(wanted.map((period) => readCube(writer, pk, period, dicts, measures)));
     const missing: string[] = [];
@@ -139,7 +154,7 @@ async function readForBlocks(
     // Blocks not stored though months of theirs are: read what they are made of (their halves, as the rule says).
     wanted = [...periodsToRead(missing.flatMap(halvesOf), due, storedMonths)].filter((p) => !stored.has(p));
   }
-  return stored;
+  return { stored, buildable };
 }
 
 /** Rewrites the blocks holding the months due, for every variant kept per block. */
@@ -152,6 +167,8 @@ export async function writeDueBlocks(
 ): Promise<number> {
   if (plan.blocks.length === 0) return 0;
   const { writer } = stores;
+  // Most loads of an open month leave nothing due: no lease needed to see that.
+  if ((await writer.readBlocksDue(family.code, owner)).months.length === 0) return 0;
   const held = await holdLease(stores.leases, keys.blocksLease(family.code, owner), options.holder, options.lease);
   try {
     const due = await writer.readBlocksDue(family.code, owner);
@@ -164,8 +181,13 @@ export async function writeDueBlocks(
     const counts = await Promise.all(
       plan.blocks.map(async (v) => {
         const pk = keys.factPartition(family.code, owner, v.name);
-        const stored = await readForBlocks(writer, pk, blocks, dueMonths, options.dicts, plan.measures);
-        const cubes = blockCubes(v.grain, plan.measures, stored, blocks, dueMonths);
+        const { stored, buildable } = await readForBlocks(writer, pk, blocks, dueMonths, options.dicts, plan.measures);
+        const cubes = blockCubes(v.grain, plan.measures, stored, buildable, dueMonths);
+        const gone = blocks.filter((b) => !buildable.includes(b));
+        await writer.deleteKeys(
+          gone.flatMap((period) => [{ pk, sk: period }, ...chunked.removed(pk, period)]),
+          held.guard,
+        );
         return writeBlocks(writer, pk, v, options.dicts, plan.measures, cubes, gen, chunked, held.guard);
       }),
     );

@@ -18,7 +18,7 @@
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import type { TableContext } from '../../directory/directory-repository';
-import { type FamilyDef, familyMeasures, familyOfReportType } from '../catalog/families';
+import { FAMILY_BY_CODE, type FamilyDef, familyMeasures, familyOfReportType } from '../catalog/families';
 import { MEASURE_INDEX } from '../catalog/metrics';
 import type { DayRecord } from '../storage/fact-writer';
 import { dynamoFactWriter } from '../storage/fact-writer';
@@ -70,6 +70,11 @@ export interface IngestOptions {
   /** Who loads (leases name their holder): an invocation id. Default: a new id. */
   readonly holder?: string;
   readonly lease?: LeaseSettings;
+  /**
+   * Days a month keeps as pieces of its cubes before a load compacts it (month-load.ts OPEN_DAYS; 0: every load
+   * rewrites the month's cubes).
+   */
+  readonly openDays?: number;
   /** Months loaded at once (default 2). */
   readonly concurrency?: number;
   /** Record rejected files in the table (default true). */
@@ -389,7 +394,13 @@ export async function ingestFiles(
       const names = new Set(loadDays.map((d) => d.record.file));
       const rowsOf = new Map([...days.values()].map(({ read }) => [read.file.name, read.rows]));
       try {
-        const result = await loadMonth(stores, family, plan, owner, month, loadDays, { holder, lease, now, dicts });
+        const result = await loadMonth(stores, family, plan, owner, month, loadDays, {
+          holder,
+          lease,
+          now,
+          dicts,
+          ...(options.openDays !== undefined ? { openDays: options.openDays } : {}),
+        });
         summary.days += result.loaded.length;
         for (const s of result.skipped) {
           const file = days.get(s.day)?.read.file.name as string;
@@ -458,4 +469,30 @@ export async function ingestFiles(
   }
   summary.seconds = (performance.now() - started) / 1000;
   return summary;
+}
+
+/**
+ * Folds the pieces of an owner's open months of one report family into their cubes (month-pieces.ts) and rewrites
+ * their blocks: what the next load of each month would do. Returns the months compacted.
+ */
+export async function compactMonths(
+  stores: IngestStores,
+  familyCode: string,
+  owner: string,
+  options: { holder?: string; lease?: LeaseSettings; now?: () => Date } = {},
+): Promise<string[]> {
+  const family = FAMILY_BY_CODE.get(familyCode);
+  if (!family) throw new Error(`unknown report family ${familyCode}`);
+  const only = [...familyMeasures(family)].map((m) => MEASURE_INDEX[m]).sort((a, b) => a - b);
+  const plan = planFamily(family, only);
+  const settings = {
+    holder: options.holder ?? `compact-${randomUUID()}`,
+    lease: options.lease ?? DEFAULT_LEASE,
+    now: options.now ?? (() => new Date()),
+    dicts: new Dicts(),
+  };
+  const months = await stores.writer.openMonths(family.code, owner);
+  for (const month of months) await loadMonth(stores, family, plan, owner, month, [], { ...settings, compact: true });
+  if (months.length > 0) await writeDueBlocks(stores, family, plan, owner, settings);
+  return months;
 }

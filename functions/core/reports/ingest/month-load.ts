@@ -23,6 +23,7 @@ import type { DayRecord, FactWriter, MonthManifest, PendingLoad } from '../stora
 import { emptyManifest } from '../storage/fact-writer';
 import type { IngestStatusRepository } from '../storage/ingest-status-repository';
 import type { LeaseRepository } from '../storage/lease-repository';
+import { pieceOf } from '../storage/month-pieces';
 import { concatUnits, type Dicts, emptyUnitCube, type UnitCube } from '../storage/units';
 import type { DayFacts } from './day-facts';
 import { type HeldLease, holdLease, LeaseLost, type LeaseSettings } from './lease-keeper';
@@ -76,36 +77,52 @@ interface MonthTarget {
   readonly dicts: Dicts;
 }
 
-/**
- * A load's writes (month-pipeline.ts) at version `ver`: `days` written; the month root (when `root` is given) from the
- * stored one, plus the days when `addDays`, minus the backed-up previous cubes of `subtract`.
- */
+/** How a load writes its month's flat cubes (month-pieces.ts): as pieces of its days, or compacted. */
+type MonthWrite =
+  | { readonly pieces: true; readonly pb: number }
+  | {
+      readonly pieces: false;
+      readonly pb: number;
+      /** The stored root, plus the days when `addDays` and the pieces of `fold`, minus the backups of `subtract`. */
+      readonly root?: {
+        stored?: AsyncIterable<UnitCube>;
+        addDays: boolean;
+        fold: readonly string[];
+        subtract: readonly string[];
+      };
+    };
+
+/** A load's writes (month-pipeline.ts) at version `ver`: `days` written, and the month cubes as `write` says. */
 async function writeLoad(
   writer: FactWriter,
   target: MonthTarget,
   ver: number,
   days: readonly PipelineDay[],
-  root: { stored?: AsyncIterable<UnitCube>; addDays: boolean; subtract: readonly string[] } | undefined,
+  write: MonthWrite,
   manifest: MonthManifest,
   held: HeldLease,
   undo?: { removeDays: readonly string[]; gen: string },
 ) {
-  const { family, plan, owner, dicts } = target;
+  const { family, plan, owner, month, dicts } = target;
   const fullPk = keys.factPartition(family.code, owner, plan.full.name);
+  const rootPk = keys.factPartition(family.code, owner, plan.root.name);
+  const root = write.pieces ? undefined : write.root;
   await runPipeline(
     writer,
     {
       ...target,
       gen: undo?.gen ?? `v${ver}`,
       ver,
+      pb: write.pb,
       days,
       ...(undo ? { removeDays: undo.removeDays } : {}),
+      ...(write.pieces ? { pieces: true } : {}),
       ...(root
         ? {
             root: {
               ...(root.stored ? { stored: root.stored } : {}),
               addDays: root.addDays ? days.map((_, i) => i) : [],
-              add: [],
+              add: root.fold.map((day) => storedFacts(writer, rootPk, pieceOf(month, day), plan, dicts)),
               subtract: root.subtract.map((day) => storedFacts(writer, fullPk, keys.factBackupSk(day), plan, dicts)),
             },
           }
@@ -115,6 +132,12 @@ async function writeLoad(
     held.guard,
   );
 }
+
+/**
+ * Days a month keeps as pieces before a load compacts it (month-pieces.ts): a report reads at most this many pieces
+ * beside a month's cube, and a load of one day writes the day's pieces, not the month's cubes again.
+ */
+export const OPEN_DAYS = 7;
 
 /**
  * Loads `days` (each one day's facts of this owner and family) into `month`. Throws LeaseBusy when another load
@@ -127,7 +150,15 @@ export async function loadMonth(
   owner: string,
   month: string,
   days: readonly LoadDay[],
-  options: { holder: string; lease: LeaseSettings; now: () => Date; dicts: Dicts },
+  options: {
+    holder: string;
+    lease: LeaseSettings;
+    now: () => Date;
+    dicts: Dicts;
+    openDays?: number;
+    /** Fold the month's pieces into its cubes even when no day is loaded (month-pieces.ts). */
+    compact?: boolean;
+  },
 ): Promise<MonthLoadResult> {
   const { dicts } = options;
   const { writer, leases } = stores;
@@ -150,10 +181,24 @@ export async function loadMonth(
       }
       return true;
     });
-    if (accepted.length === 0) return { loaded: [], skipped, recovered };
+    const compact = options.compact === true && Object.keys(manifest.pieces ?? {}).length > 0;
+    if (accepted.length === 0 && !compact) return { loaded: [], skipped, recovered };
 
     const ver = manifest.ver + 1;
     const rebuild = manifest.legacy === true;
+    // Pieces (month-pieces.ts) while the month's open days stay few and no day of its cubes is restated; else the
+    // load compacts: the cubes are rewritten with every piece folded in.
+    const open = new Set([...Object.keys(manifest.pieces ?? {}), ...accepted.map((d) => d.day.slice(8, 10))]);
+    const inCubes = (day: string) => manifest.days[day] !== undefined && !manifest.pieces?.[day.slice(8, 10)];
+    const asPieces =
+      !rebuild && !compact && open.size <= (options.openDays ?? OPEN_DAYS) && !accepted.some((d) => inCubes(d.day));
+    const pb = (manifest.pb ?? 0) + (asPieces ? 0 : 1);
+    const loading = new Set(accepted.map((d) => d.day));
+    const fold = asPieces
+      ? []
+      : Object.keys(manifest.pieces ?? {})
+          .map((dd) => `${month}-${dd}`)
+          .filter((day) => !loading.has(day));
     const fullPk = keys.factPartition(family.code, owner, plan.full.name);
     const backedUp: string[] = [];
     if (!rebuild) {
@@ -170,6 +215,8 @@ export async function loadMonth(
       records,
       startedAt: options.now().toISOString(),
       ...(rebuild ? { rebuild: true } : {}),
+      pb,
+      ...(asPieces ? { pieces: true } : { fold, subtract: backedUp.filter(inCubes) }),
     };
     await writeOrLose(
       stores,
@@ -192,24 +239,32 @@ export async function loadMonth(
           }))
       : [];
     const loadDays = [...accepted.map((d) => ({ day: d.day, facts: d.facts, writeFull: true })), ...others];
-    const root = rebuild
-      ? undefined
-      : await writer.openCube(
-          { pk: keys.factPartition(family.code, owner, plan.root.name) },
-          keys.factMonthSk(month),
-          dicts,
-          plan.measures,
-        );
-    await writeLoad(
-      writer,
-      target,
-      ver,
-      loadDays,
-      { ...(root ? { stored: root.chunks } : {}), addDays: true, subtract: backedUp },
-      manifest,
-      held,
-    );
-    await commit(stores, family, owner, month, manifest, pending, held);
+    const root =
+      rebuild || asPieces
+        ? undefined
+        : await writer.openCube(
+            { pk: keys.factPartition(family.code, owner, plan.root.name) },
+            keys.factMonthSk(month),
+            dicts,
+            plan.measures,
+          );
+    const write: MonthWrite = asPieces
+      ? { pieces: true, pb }
+      : {
+          pieces: false,
+          pb,
+          root: {
+            ...(root ? { stored: root.chunks } : {}),
+            addDays: true,
+            fold: rebuild ? [] : fold,
+            subtract: pending.subtract ?? [],
+          },
+        };
+    // Blocks of months are due when the month's cubes change, or when it opens (block-cubes.ts: a block holding an
+    // open month is removed, and read as its months until they are compacted).
+    const blocksDue = !asPieces || Object.keys(manifest.pieces ?? {}).length === 0;
+    await writeLoad(writer, target, ver, loadDays, write, manifest, held);
+    await commit(stores, family, owner, month, manifest, pending, held, blocksDue);
     await removeBackups(writer, fullPk, backedUp, held);
     return { loaded: accepted.map((d) => d.day), skipped, recovered };
   } finally {
@@ -250,12 +305,13 @@ async function commit(
   manifest: MonthManifest,
   pending: PendingLoad,
   held: HeldLease,
+  blocksDue = true,
 ) {
   const { pending: _done, legacy: _legacy, ...rest } = manifest;
   const next: MonthManifest = { ...rest, ver: pending.ver, days: { ...manifest.days, ...pending.records } };
   const hasData = Object.values(next.days).some((d) => d.rows > 0);
   await writeOrLose(stores, family, owner, month, next, { ver: manifest.ver, pending: pending.ver }, held, [
-    stores.writer.blocksDue(family.code, owner, month),
+    ...(blocksDue ? [stores.writer.blocksDue(family.code, owner, month)] : []),
     ...(hasData ? [stores.status.ownerLoaded(owner, family.code, family.owner, month)] : []),
   ]);
 }
@@ -306,19 +362,20 @@ async function finishInterrupted(
       facts: storedFacts(writer, fullPk, keys.factDaySk(day), plan, dicts),
       writeFull: false,
     }));
-    await writeLoad(
-      writer,
-      target,
-      pending.ver,
-      days,
-      {
-        ...(rootCube ? { stored: rootCube.chunks } : {}),
-        addDays: !applied,
-        subtract: applied || rebuild ? [] : pending.backedUp,
-      },
-      manifest,
-      held,
-    );
+    const pb = pending.pb ?? manifest.pb ?? 0;
+    const write: MonthWrite = pending.pieces
+      ? { pieces: true, pb }
+      : {
+          pieces: false,
+          pb,
+          root: {
+            ...(rootCube ? { stored: rootCube.chunks } : {}),
+            addDays: !applied,
+            fold: applied || rebuild ? [] : (pending.fold ?? []),
+            subtract: applied || rebuild ? [] : (pending.subtract ?? pending.backedUp),
+          },
+        };
+    await writeLoad(writer, target, pending.ver, days, write, manifest, held);
     await commit(stores, family, owner, month, manifest, pending, held);
   } else {
     // Undo: the previous full-day cubes back; the days' other cubes and segments from them; new days removed.
@@ -331,6 +388,7 @@ async function finishInterrupted(
       );
     }
     const fresh = pending.days.filter((day) => !pending.backedUp.includes(day));
+    // A load of pieces writes them after every day's full-day cube carries its version: one undone wrote none.
     await writeLoad(
       writer,
       target,
@@ -340,7 +398,7 @@ async function finishInterrupted(
         facts: storedFacts(writer, fullPk, keys.factDaySk(day), plan, dicts),
         writeFull: false,
       })),
-      undefined,
+      { pieces: pending.pieces === true, pb: manifest.pb ?? 0 },
       manifest,
       held,
       // Its own generation: the day cubes rewritten from the backups neither overwrite live chunks in place nor

@@ -16,10 +16,12 @@
  */
 
 import { keys } from '../../db/keys';
+import type { TableKey } from '../../db/table-definition';
 import type { FamilyDef } from '../catalog/families';
 import { COUNTRY_REGIONS } from '../catalog/geo';
 import { bucketsPerGroup, type CubeVariant, fullDayOf, layoutOf, variantsOf } from '../storage/cube';
 import { ChunkRegistry, type FactWriter, type Guard, type MonthManifest } from '../storage/fact-writer';
+import { pieceOf } from '../storage/month-pieces';
 import { encodeBlob, encodeSegment, encodeToFit, segmentSize } from '../storage/unit-codec';
 import {
   canonicalKeys,
@@ -48,7 +50,7 @@ export interface FamilyPlan {
   readonly day: readonly CubeVariant[];
   /** By-day month variants (d, gd), each with the day variant its segments are. */
   readonly byDay: readonly { variant: CubeVariant; from: CubeVariant }[];
-  /** By-bucket month variants (vd grouped, vb daily), likewise. */
+  /** By-bucket month variants (vd, vb: one item per day and group of buckets), likewise. */
   readonly grouped: readonly { variant: CubeVariant; from: CubeVariant }[];
   /** The month's by-video-and-slices cube: the full-day grain, summed over the month. */
   readonly root: CubeVariant;
@@ -81,7 +83,7 @@ export function planFamily(family: FamilyDef, measures: readonly number[]): Fami
     day,
     byDay: variants.filter((v) => layoutOf(v) === 'byDay').map((variant) => ({ variant, from: dayOf(variant.grain) })),
     grouped: variants
-      .filter((v) => layoutOf(v) === 'grouped' || layoutOf(v) === 'daily')
+      .filter((v) => layoutOf(v) === 'daily')
       .map((variant) => ({ variant, from: dayOf(variant.grain) })),
     root,
     month: variants.filter((v) => layoutOf(v) === 'flat' && v.periods.includes('month') && v !== root),
@@ -392,6 +394,13 @@ export interface PipelineInput {
   readonly days: readonly PipelineDay[];
   /** Days whose day cubes and segments are removed. */
   readonly removeDays?: readonly string[];
+  /** The compaction number written on the month cubes, or on the pieces (month-pieces.ts). */
+  readonly pb: number;
+  /**
+   * Write the days' pieces of the month's flat cubes instead of the month cubes (`root` absent), after the days'
+   * full-day cubes (so a load undone after a crash wrote none); `removeDays` lose theirs.
+   */
+  readonly pieces?: boolean;
   /** The month cubes: the stored root, and the facts added and taken out (absent: month cubes untouched). */
   readonly root?: {
     readonly stored?: AsyncIterable<UnitCube>;
@@ -435,6 +444,12 @@ export async function runPipeline(
     ...d,
     dd: d.day.slice(8, 10),
     full: d.writeFull ? cubeFor(plan.full.name, undefined, keys.factDaySk(d.day), plan.full.grain) : undefined,
+    rootPiece: input.pieces ? cubeFor(plan.root.name, undefined, pieceOf(month, d.day), plan.root.grain) : undefined,
+    regions: new Map(
+      input.pieces
+        ? plan.month.filter((v) => v.partitionBy).map((v) => [v.name, new Map<string, UnitCubeBuilder>()])
+        : [],
+    ),
     videoParts: new Map(plan.day.filter(hasVideo).map((v) => [v.name, [] as UnitCube[]])),
     totals: new Map(plan.day.filter((v) => !hasVideo(v)).map((v) => [v.name, new Totals(v.grain, dicts, measures)])),
   }));
@@ -450,16 +465,7 @@ export async function runPipeline(
   const regional = plan.month.filter((v) => v.partitionBy !== undefined);
   const regions = new Map(regional.map((v) => [v.name, new Map<string, UnitCubeBuilder>()]));
 
-  // By-day writes of a group run while the next group is computed (a few at a time).
-  const inFlight: Promise<void>[] = [];
   const packing = { ...manifest.packing };
-  const run = async (job: () => Promise<void>) => {
-    while (inFlight.length >= 4) await inFlight.shift();
-    const p = job();
-    p.catch(() => undefined); // awaited below
-    inFlight.push(p);
-  };
-
   const removed = new Set(input.removeDays ?? []);
   /** Per by-bucket variant, per day (dd): the blobs of its buckets in the storage group being filled. */
   const bucketPieces = new Map(plan.grouped.map(({ variant }) => [variant.name, new Map<string, DayPiece[]>()]));
@@ -469,6 +475,9 @@ export async function runPipeline(
     for (const [i, d] of days.entries()) {
       const cube = rows[i] as UnitCube;
       await d.full?.append(cube);
+      await d.rootPiece?.append(cube);
+      for (const [name, out] of d.regions)
+        byRegion(cube, plan.month.find((v) => v.name === name) as CubeVariant, measures, out);
       const dayCubes = new Map<string, UnitCube>([[plan.full.name, cube]]);
       for (const v of plan.day) {
         if (hasVideo(v)) {
@@ -502,17 +511,10 @@ export async function runPipeline(
         for (const d of days) if (!pieces.has(d.dd)) pieces.set(d.dd, []);
         for (const day of removed) pieces.set(day.slice(8, 10), []);
         const key = `${variant.name}#${group}`;
-        if (layoutOf(variant) === 'daily') {
-          const { items, gone } = dailyItems(month, key, pk(variant.name, group), header(variant), pieces, manifest);
-          dailyPuts.push(...items);
-          chunked.stale.push(...gone);
-          if (dailyPuts.length >= 25) await writer.putItems(dailyPuts.splice(0), guard);
-          continue;
-        }
-        const write: ByDayWrite = { key, pk: pk(variant.name, group), header: header(variant), days: pieces };
-        await run(async () => {
-          packing[key] = await writeByDay(writer, month, write, packing[key], guard);
-        });
+        const { items, gone } = dailyItems(month, key, pk(variant.name, group), header(variant), pieces, manifest);
+        dailyPuts.push(...items);
+        chunked.stale.push(...gone);
+        if (dailyPuts.length >= 25) await writer.putItems(dailyPuts.splice(0), guard);
       }
     }
     if (root && rootWriter) {
@@ -534,7 +536,6 @@ export async function runPipeline(
       }
     }
   }
-  await Promise.all(inFlight);
   await writer.putItems(dailyPuts, guard);
 
   // Day cubes, then the by-day variants built from them.
@@ -575,8 +576,10 @@ export async function runPipeline(
   }
   await writer.putItems(firstsOfDays, guard);
 
+  if (input.pieces) await writePieces(writer, input, dayCubes, days, manifest, chunked, guard);
+
   if (root && rootWriter) {
-    await rootWriter.finish(firstsOfMonth, { mv: ver });
+    await rootWriter.finish(firstsOfMonth, { mv: ver, pb: input.pb });
     await writer.putItems(firstsOfMonth.splice(0), guard);
     // The other month cubes' first chunks go out 25 at a time while the next ones are encoded (their order among
     // themselves does not matter: each is whole once written, and a load finishing after a crash rewrites them all).
@@ -593,20 +596,24 @@ export async function runPipeline(
       const v = plan.month.find((x) => x.name === name) as CubeVariant;
       const w = cubeFor(name, undefined, period, v.grain);
       for (const part of parts) await w.append(part);
-      await w.finish(firstsOfMonth);
+      await w.finish(firstsOfMonth, { pb: input.pb });
     }
     for (const [name, totals] of monthTotals) {
       const v = plan.month.find((x) => x.name === name) as CubeVariant;
       const w = cubeFor(name, undefined, period, v.grain);
       await w.append(totals.result());
-      await w.finish(firstsOfMonth);
+      await w.finish(firstsOfMonth, { pb: input.pb });
     }
     for (const v of regional) {
       const partitions = regions.get(v.name) as Map<string, UnitCubeBuilder>;
+      // A partition holding pieces gets a cube even without rows: its number tells readers the pieces are folded.
+      for (const record of Object.values(manifest.pieces ?? {}))
+        for (const value of record[v.name] ?? [])
+          if (!partitions.has(value)) partitions.set(value, new UnitCubeBuilder(v.grain, dicts, measures));
       for (const [value, builder] of [...partitions].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
         const w = cubeFor(v.name, value, period, v.grain);
         await w.append(builder.build());
-        await w.finish(firstsOfMonth);
+        await w.finish(firstsOfMonth, { pb: input.pb });
         send(false);
       }
       const now = [...partitions.keys()].sort();
@@ -617,6 +624,13 @@ export async function runPipeline(
     }
     send(true);
     await Promise.all(puts);
+    // The pieces are folded into the cubes just written (with the next number): they go.
+    const folded = Object.entries(manifest.pieces ?? {}).flatMap(([dd, record]) =>
+      pieceKeys(input, dd, record, chunked),
+    );
+    await writer.deleteKeys(folded, guard);
+    manifest.pieces = {};
+    manifest.pb = input.pb;
   }
   await writer.deleteKeys(chunked.stale, guard);
   manifest.packing = packing;
@@ -638,4 +652,92 @@ function byBucket(cube: UnitCube): Map<string, UnitCube> {
     start = i;
   }
   return out;
+}
+
+/** The keys of a day's pieces (dd) of every flat month cube: root, the others, the regional partitions listed. */
+function pieceKeys(
+  input: PipelineInput,
+  dd: string,
+  regional: Readonly<Record<string, readonly string[]>>,
+  chunked: ChunkRegistry,
+  onlyRegional = false,
+): TableKey[] {
+  const { family, owner, month, plan } = input;
+  const period = keys.factPieceSk(month, dd);
+  const flat = [plan.root, ...plan.month.filter((v) => !v.partitionBy)];
+  const cubes = [
+    ...(onlyRegional ? [] : flat.map((v) => keys.factPartition(family.code, owner, v.name))),
+    ...plan.month.flatMap((v) =>
+      (regional[v.name] ?? []).map((value) => keys.factPartition(family.code, owner, v.name, value)),
+    ),
+  ];
+  return cubes.flatMap((pk) => [{ pk, sk: period }, ...chunked.removed(pk, period)]);
+}
+
+/**
+ * The pieces of the days loaded (month-pieces.ts): each day's facts at the grain of every flat month cube (the
+ * root's is the full day; `g`, `v` are the day's cubes of the same grain; the regional ones per partition), under
+ * the month's number; the manifest records each day's regional partitions, so a day reloaded loses the regional
+ * pieces it no longer has and a compaction knows every piece it folds.
+ */
+async function writePieces(
+  writer: FactWriter,
+  input: PipelineInput,
+  dayCubes: ReadonlyMap<string, ReadonlyMap<string, UnitCube>>,
+  days: readonly {
+    day: string;
+    dd: string;
+    rootPiece?: { finish(firsts: Record<string, unknown>[], extra?: Record<string, unknown>): Promise<void> };
+    regions: ReadonlyMap<string, ReadonlyMap<string, UnitCubeBuilder>>;
+  }[],
+  manifest: MonthManifest,
+  chunked: ChunkRegistry,
+  guard: Guard,
+): Promise<void> {
+  const { family, owner, month, plan, dicts, gen, pb } = input;
+  const { measures } = plan;
+  const records = { ...(manifest.pieces ?? {}) };
+  const gone: TableKey[] = [];
+  for (const d of days) {
+    const period = keys.factPieceSk(month, d.dd);
+    const written: Record<string, string[]> = Object.fromEntries(
+      [...d.regions].map(([name, parts]) => [name, [...parts.keys()].sort()]),
+    );
+    const firsts: Record<string, unknown>[] = [];
+    await d.rootPiece?.finish(firsts, { pb });
+    await writer.putItems(firsts.splice(0), guard);
+    const put = async (variant: CubeVariant, partition: string | undefined, cube: UnitCube) => {
+      const pk = keys.factPartition(family.code, owner, variant.name, partition);
+      const w = writer.cubeWriter(pk, period, variant.grain, dicts, measures, gen, guard);
+      await w.append(cube);
+      const done = await w.finish({ pb });
+      firsts.push(done.item);
+      chunked.written(pk, period, gen, done.chunks);
+    };
+    const cubes = dayCubes.get(d.day) as ReadonlyMap<string, UnitCube>;
+    for (const v of plan.month) {
+      if (v.partitionBy) {
+        for (const [value, builder] of d.regions.get(v.name) ?? []) await put(v, value, builder.build());
+        continue;
+      }
+      const same = plan.day.find((x) => sameGrain(x.grain, v.grain));
+      if (!same) throw new Error(`${family.code}: no day cube of the grain of month cube ${v.name}`);
+      await put(v, undefined, cubes.get(same.name) as UnitCube);
+    }
+    await writer.putItems(firsts, guard);
+    // Regional pieces of this day an earlier version wrote and this one does not have.
+    const before = records[d.dd] ?? {};
+    const stale = Object.fromEntries(
+      Object.entries(before).map(([name, list]) => [name, list.filter((x) => !written[name]?.includes(x))]),
+    );
+    gone.push(...pieceKeys(input, d.dd, stale, chunked, true));
+    records[d.dd] = written;
+  }
+  for (const day of input.removeDays ?? []) {
+    const dd = day.slice(8, 10);
+    gone.push(...pieceKeys(input, dd, records[dd] ?? {}, chunked));
+    delete records[dd];
+  }
+  await writer.deleteKeys(gone, guard);
+  manifest.pieces = records;
 }

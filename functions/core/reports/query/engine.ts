@@ -17,7 +17,6 @@ import {
 } from '../catalog/metrics';
 import {
   blockCover,
-  blockMonths,
   type CubeVariant,
   cardinality,
   type GrainDim,
@@ -399,11 +398,9 @@ function fetchPlan(repo: FactRepository, plan: QueryPlan, stats: ReadStats): Pro
           let cubes: PeriodCube[];
           if (p.from.startsWith('B')) {
             const cube = (await byKey.get(blockKey(p)))?.get(p.from);
-            // No block where its months may hold data: facts stored before blocks existed. Read the months.
-            const months = blockMonths(p.from);
-            cubes = cube
-              ? [{ period: p.from, cube }]
-              : await repo.read(addressOf(p), `M#${months[0]}`, `M#${months[months.length - 1]}`, stats, columns);
+            // No block where its months may hold data (stored before blocks existed, or holding an open month):
+            // the block from its months.
+            cubes = cube ? [{ period: p.from, cube }] : await repo.readAsBlock(addressOf(p), p.from, stats, columns);
           } else {
             cubes = await repo.read(addressOf(p), p.from, p.to, stats, columns);
           }

@@ -46,6 +46,8 @@ export interface CubeColumns {
 }
 
 export const HEADER = 'h';
+/** On a month's flat cube and its pieces: the compaction it belongs to (month-pieces.ts). */
+export const PIECE_BASE = 'pb';
 export const LEGACY = 'cube';
 export const dimAttribute = (d: GrainDim) => `k_${d}`;
 export const measureAttribute = (m: string) => `m_${m}`;
@@ -409,7 +411,7 @@ export const asCube = (cube: StoredCube): Cube => ({ grain: cube.grain, rows: ro
 
 /** The attribute names to read for `columns` (the header, the legacy form, and the columns asked for). */
 export function projectionOf(columns: CubeColumns): string[] {
-  return [HEADER, LEGACY, ...columns.dims.map(dimAttribute), ...columns.measures.map(measureAttribute)];
+  return [HEADER, LEGACY, PIECE_BASE, ...columns.dims.map(dimAttribute), ...columns.measures.map(measureAttribute)];
 }
 
 const SEP = '\u0001';

@@ -107,11 +107,11 @@ export function videoBucket(video: string): string {
 }
 
 /**
- * The by-bucket variants of a month are stored per group of buckets, not per bucket, so loading a day writes a few
- * group items rather than 256 bucket items, while a report still reads only its bucket (a projection): `vb` (every
- * fact, one item per group and day) in 16 groups of 16 buckets, `vd` (by video and day, small) in 64 groups of 4.
- * DynamoDB reads (and bills) whole items, so a `video==` report reading `vd` pays for its group: V / 64 videos' rows
- * a month, one item up to about a million videos (at 10,000 videos, 64 buckets a group made it 4 items of 300 KB).
+ * The by-bucket variants are stored per group of buckets, not per bucket, so loading a day writes a few group items
+ * rather than 256 bucket items, while a report still reads only its bucket's attribute: `vb` (every fact) in 16
+ * groups of 16 buckets, `vd` (by video and day, small) in 64 groups of 4. DynamoDB reads (and bills) whole items, so
+ * a `video==` report reading `vd` pays for its group: V / 64 videos' rows a day (4 groups of 64 buckets, each a month
+ * to an item, made one video over a year 39 items of 300 KB at 10,000 videos).
  */
 export const bucketsPerGroup = (variant: string): number => (variant === 'vd' ? 4 : 16);
 
@@ -203,14 +203,15 @@ export function variantsOf(family: FamilyDef): readonly CubeVariant[] {
 /**
  * How a variant is stored. `flat`: one cube per period (day items, month items without `day`, blocks). `byDay`: a
  * month variant with `day` in its grain (d, gd): one segment per day, several days to an item, so loading a day sets
- * one attribute of the month's item. `grouped` (vd): the same per group of buckets, each day's segment a map of its
- * buckets. `daily` (vb: every fact of the month, its largest variant): one item per group of buckets and day, each
- * bucket an attribute, so loading a day writes that day's items and nothing else; a month reads its days' items.
+ * one attribute of the month's item. `daily` (vd, vb: by video and day, per bucket of videos): one item per group of
+ * buckets and day, each bucket an attribute, so loading a day writes that day's items and nothing else (an item
+ * holding a month's days grows with the month, and DynamoDB bills an update by the whole item); a month reads its
+ * days' items, a Query each.
  */
-export type VariantLayout = 'flat' | 'byDay' | 'grouped' | 'daily';
+export type VariantLayout = 'flat' | 'byDay' | 'daily';
 
 export const layoutOf = (v: CubeVariant): VariantLayout => {
-  if (v.partitionBy === 'videoBucket') return v.name === 'vb' ? 'daily' : 'grouped';
+  if (v.partitionBy === 'videoBucket') return 'daily';
   return v.periods.includes('month') && v.grain.includes('day') ? 'byDay' : 'flat';
 };
 

@@ -7,9 +7,10 @@
  *   header names the count (`c`) and the generation (`x`) of the others, at `<period>#<gen>#<i>`. Chunks of any other
  *   generation are leftovers of a rewrite (in flight, or interrupted) and are skipped, so a reader sees one
  *   generation whole.
- * - byDay (d, gd) and grouped (vd, vb, in group items of 16 buckets): per month, one segment per day (unit-codec.ts),
- *   the attribute `s<dd>` of the month's items; a report projects only the columns (and, grouped, the bucket) it
- *   needs from each day.
+ * - byDay (d, gd): per month, one segment per day (unit-codec.ts), the attribute `s<dd>` of the month's items; a
+ *   report projects only the columns it needs from each day.
+ * - daily (vd, vb): one item per day and group of video buckets, each bucket's rows an attribute; a report reads its
+ *   bucket's attribute of each day.
  */
 import { keyReader } from '../../db/key-reader';
 import { keys } from '../../db/keys';
@@ -17,7 +18,15 @@ import { queryPages } from '../../db/query-all';
 import type { TableContext } from '../../directory/directory-repository';
 import { FAMILY_BY_CODE } from '../catalog/families';
 import { MEASURE_INDEX } from '../catalog/metrics';
-import { type CubeVariant, groupOfBucket, layoutOf, type VariantLayout, variantsOf } from './cube';
+import {
+  blockMonths,
+  type CubeVariant,
+  type GrainDim,
+  groupOfBucket,
+  layoutOf,
+  type VariantLayout,
+  variantsOf,
+} from './cube';
 import {
   attributesSize,
   type CubeAttributes,
@@ -28,6 +37,7 @@ import {
   projectionOf,
   type StoredCube,
 } from './cube-codec';
+import { addCubes, isPieceSk, pieceBase, piecePeriod } from './month-pieces';
 import { decodeBlobs, decodeSegments, SEGMENT_ROWS, segmentDim, segmentMeasure } from './unit-codec';
 
 /** What a report read cost, for the bench and for logs. */
@@ -100,6 +110,34 @@ export function assembleChunks(period: string, items: readonly Record<string, un
   return (ordered as Record<string, unknown>[]).map((item) => decodeCube(item)).reduce((a, b) => concatCubes(a, b));
 }
 
+/**
+ * An open month's cube (month-pieces.ts): its compacted cube plus the pieces of the same compaction, each assembled
+ * from its chunks; pieces of an earlier compaction (being deleted) are left out.
+ */
+function assembleOpenMonth(period: string, items: readonly Record<string, unknown>[]): StoredCube | undefined {
+  const base: Record<string, unknown>[] = [];
+  const pieces = new Map<string, Record<string, unknown>[]>();
+  for (const item of items) {
+    const sk = String(item.sk);
+    if (!isPieceSk(sk)) base.push(item);
+    else {
+      const list = pieces.get(piecePeriod(sk)) ?? [];
+      list.push(item);
+      pieces.set(piecePeriod(sk), list);
+    }
+  }
+  const number = pieceBase(base.find((item) => String(item.sk) === period));
+  const parts: StoredCube[] = [];
+  const cube = assembleChunks(period, base);
+  if (cube) parts.push(cube);
+  for (const [at, list] of pieces) {
+    if (pieceBase(list.find((item) => String(item.sk) === at)) !== number) continue;
+    const piece = assembleChunks(at, list);
+    if (piece) parts.push(piece);
+  }
+  return parts.length === 0 ? undefined : addCubes(parts);
+}
+
 /** The stored layout and grain of an address's variant (flat for variants this release does not define). */
 function variantOf(address: CubeAddress): { layout: VariantLayout; variant?: CubeVariant } {
   const family = FAMILY_BY_CODE.get(address.family);
@@ -109,7 +147,7 @@ function variantOf(address: CubeAddress): { layout: VariantLayout; variant?: Cub
 
 /** The partition key of an address: the by-bucket variants live in their bucket's group. */
 export function factPk(address: CubeAddress, layout: VariantLayout): string {
-  const byBucket = (layout === 'grouped' || layout === 'daily') && address.partition !== undefined;
+  const byBucket = layout === 'daily' && address.partition !== undefined;
   return keys.factPartition(
     address.family,
     address.channel,
@@ -143,12 +181,10 @@ function projectionExpression(paths: readonly (readonly string[])[]) {
 }
 
 /**
- * The paths a by-day read projects: for byDay variants every day's segment fields the columns need (rows,
- * dimensions, measures), or whole segments when the columns are not given or make the expression too long; for
- * grouped variants every day's blob of the bucket.
+ * The paths a by-day read projects: every day's segment fields the columns need (rows, dimensions, measures), or
+ * whole segments when the columns are not given or make the expression too long.
  */
-function byDayPaths(variant: CubeVariant, field: string | undefined, columns: CubeColumns | undefined): string[][] {
-  if (field !== undefined) return DAYS.map((dd) => [dayAttribute(dd), field]);
+function byDayPaths(variant: CubeVariant, columns: CubeColumns | undefined): string[][] {
   if (!columns) return [];
   const rest = variant.grain.filter((d) => d !== 'day');
   const fields = [
@@ -229,19 +265,34 @@ export const dynamoFactRepository = ({ db, tableName }: TableContext) => {
     toSk: string,
     stats: ReadStats,
     columns: CubeColumns | undefined,
+    grain: readonly GrainDim[] | undefined,
   ): Promise<PeriodCube[]> => {
     const byPeriod = new Map<string, Record<string, unknown>[]>();
-    const projection = columns ? projectionExpression(projectionOf(columns).map((n) => [n])) : {};
-    await queryRange(pk, fromSk, `${toSk}#~`, stats, projection, (item) => {
-      stats.bytes += attributesSize(item as CubeAttributes);
-      const period = basePeriod(String(item.sk));
-      const list = byPeriod.get(period);
-      if (list) list.push(item);
-      else byPeriod.set(period, [item]);
-    });
+    const read = async (from: string, to: string, wanted: CubeColumns | undefined) => {
+      const projection = wanted ? projectionExpression(projectionOf(wanted).map((n) => [n])) : {};
+      await queryRange(pk, from, to, stats, projection, (item) => {
+        stats.bytes += attributesSize(item as CubeAttributes);
+        const period = basePeriod(String(item.sk));
+        const list = byPeriod.get(period);
+        if (list) list.push(item);
+        else byPeriod.set(period, [item]);
+      });
+    };
+    await read(fromSk, `${toSk}#~`, columns);
+    // A month with pieces (month-pieces.ts) is added up at its full grain, as a compaction would store it: read
+    // again with every dimension when the projection left some out (only open months pay for this).
+    if (columns && grain?.some((d) => !columns.dims.includes(d))) {
+      const open = [...byPeriod].filter(([, items]) => items.some((i) => isPieceSk(String(i.sk)))).map(([p]) => p);
+      for (const period of open) {
+        byPeriod.delete(period);
+        await read(period, `${period}#~`, { ...columns, dims: grain });
+      }
+    }
     const out: PeriodCube[] = [];
     for (const [period, items] of byPeriod) {
-      const cube = assembleChunks(period, items);
+      const cube = items.some((item) => isPieceSk(String(item.sk)))
+        ? assembleOpenMonth(period, items)
+        : assembleChunks(period, items);
       if (cube) out.push({ period, cube });
     }
     return out.sort((a, b) => (a.period < b.period ? -1 : a.period > b.period ? 1 : 0));
@@ -250,48 +301,30 @@ export const dynamoFactRepository = ({ db, tableName }: TableContext) => {
   const readByDay = async (
     pk: string,
     variant: CubeVariant,
-    field: string | undefined,
     fromSk: string,
     toSk: string,
     stats: ReadStats,
     columns: CubeColumns | undefined,
   ): Promise<PeriodCube[]> => {
-    const paths = byDayPaths(variant, field, columns);
+    const paths = byDayPaths(variant, columns);
     const segments = new Map<string, { day: string; map: Record<string, unknown> }[]>();
-    const blobs = new Map<string, { day: string; bytes: Uint8Array }[]>();
     await queryRange(pk, fromSk, `${toSk}#~`, stats, paths.length > 0 ? projectionExpression(paths) : {}, (item) => {
       const month = String(item.sk).slice(2, 9);
       for (const dd of DAYS) {
         const segment = item[dayAttribute(dd)] as Record<string, unknown> | undefined;
         if (!segment) continue;
-        const day = `${month}-${dd}`;
-        if (field === undefined) {
-          stats.bytes += returnedBytes(segment);
-          const list = segments.get(month) ?? [];
-          list.push({ day, map: segment });
-          segments.set(month, list);
-          continue;
-        }
-        const bytes = segment[field] as Uint8Array | undefined;
-        if (!bytes) continue;
-        stats.bytes += bytes.length;
-        const list = blobs.get(month) ?? [];
-        list.push({ day, bytes });
-        blobs.set(month, list);
+        stats.bytes += returnedBytes(segment);
+        const list = segments.get(month) ?? [];
+        list.push({ day: `${month}-${dd}`, map: segment });
+        segments.set(month, list);
       }
     });
-    const byDay = <T extends { day: string }>(list: T[]) =>
-      list.sort((a, b) => (a.day < b.day ? -1 : a.day > b.day ? 1 : 0));
-    const wanted = columns
-      ? { dims: columns.dims, measures: columns.measures.map((m) => MEASURE_INDEX[m]) }
-      : undefined;
-    const months = [...new Set([...segments.keys(), ...blobs.keys()])].sort();
-    return months.map((month) => ({
+    return [...segments.keys()].sort().map((month) => ({
       period: `M#${month}`,
-      cube:
-        field === undefined
-          ? decodeSegments(variant.grain, byDay(segments.get(month) ?? []))
-          : decodeBlobs(variant.grain, byDay(blobs.get(month) ?? []), wanted),
+      cube: decodeSegments(
+        variant.grain,
+        (segments.get(month) ?? []).sort((a, b) => (a.day < b.day ? -1 : a.day > b.day ? 1 : 0)),
+      ),
     }));
   };
 
@@ -340,11 +373,34 @@ export const dynamoFactRepository = ({ db, tableName }: TableContext) => {
     ): Promise<PeriodCube[]> {
       const { layout, variant } = variantOf(address);
       const pk = factPk(address, layout);
-      if (layout === 'flat' || !variant) return readFlat(pk, fromSk, toSk, stats, columns);
+      if (layout === 'flat' || !variant) return readFlat(pk, fromSk, toSk, stats, columns, variant?.grain);
       if (layout === 'daily' && address.partition !== undefined)
         return readDaily(pk, variant, address.partition, fromSk, toSk, stats, columns);
-      const field = layout === 'grouped' ? address.partition : undefined;
-      return readByDay(pk, variant, field, fromSk, toSk, stats, columns);
+      return readByDay(pk, variant, fromSk, toSk, stats, columns);
+    },
+
+    /**
+     * A block of months not stored (loaded before blocks existed, or holding an open month: block-cubes.ts) from its
+     * months: read at their full grain and added exactly, so it is the cube the block would hold, row for row.
+     */
+    async readAsBlock(
+      address: CubeAddress,
+      block: string,
+      stats: ReadStats,
+      columns?: CubeColumns,
+    ): Promise<PeriodCube[]> {
+      const { variant } = variantOf(address);
+      const months = blockMonths(block);
+      const grain = variant?.grain;
+      const cubes = await readFlat(
+        factPk(address, 'flat'),
+        `M#${months[0]}`,
+        `M#${months[months.length - 1]}`,
+        stats,
+        columns && grain ? { ...columns, dims: grain } : columns,
+        grain,
+      );
+      return cubes.length === 0 ? [] : [{ period: block, cube: addCubes(cubes.map((c) => c.cube)) }];
     },
 
     /**

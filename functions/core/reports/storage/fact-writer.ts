@@ -15,8 +15,9 @@ import type { TableContext } from '../../directory/directory-repository';
 import { attributesSize, type CubeAttributes, HEADER } from './cube-codec';
 import { basePeriod, type ChunkHeader, type CubeAddress, chunkHeader, chunkIndex } from './fact-repository';
 import type { Lease, LeaseRepository } from './lease-repository';
+import { isPieceSk, pieceBase, piecePeriod } from './month-pieces';
 import { decodeUnitCube, encodeToFit, encodeUnitCube } from './unit-codec';
-import { concatUnits, type Dicts, emptyUnitCube, sliceUnits, type UnitCube } from './units';
+import { concatUnits, type Dicts, emptyUnitCube, rollupUnits, sliceUnits, type UnitCube } from './units';
 
 /** A cube's largest chunk: room under DynamoDB's 400 KB item limit for the key and header. */
 export const MAX_CUBE_BYTES = 350 * 1024;
@@ -70,6 +71,13 @@ export interface PendingLoad {
   readonly startedAt: string;
   /** The month is rebuilt from all its days (a manifest of an earlier release). */
   readonly rebuild?: boolean;
+  /** The load writes the days' pieces of the month cubes (month-pieces.ts), not the month cubes. */
+  readonly pieces?: boolean;
+  /** The compaction number the load writes on month cubes or pieces. */
+  readonly pb?: number;
+  /** A compaction: the piece days it folds into the month cubes, and the backed-up days it takes out of them. */
+  readonly fold?: readonly string[];
+  readonly subtract?: readonly string[];
 }
 
 export interface MonthManifest {
@@ -86,6 +94,10 @@ export interface MonthManifest {
   /** Daily items (`vb#g07`) → days (dd) stored in more than one part → how many. */
   parts?: Record<string, Record<string, number>>;
   pending?: PendingLoad;
+  /** The compaction number of the month cubes (month-pieces.ts); absent: 0. */
+  pb?: number;
+  /** Days held as pieces since the last compaction (dd), with the regional partitions each wrote, per variant. */
+  pieces?: Record<string, Record<string, string[]>>;
   /** A manifest of an earlier release (no `ver`): its month is rebuilt from the stored days. */
   legacy?: boolean;
 }
@@ -115,6 +127,18 @@ export class ChunkRegistry {
     }
     this.refs.delete(id);
     if (chunks > 1) this.refs.set(id, { pk, period, gen, chunks });
+  }
+
+  /** Forgets cube (pk, period), which is being deleted: the keys of its chunks past the first. */
+  removed(pk: string, period: string): TableKey[] {
+    const id = `${pk}|${period}`;
+    const before = this.refs.get(id);
+    this.refs.delete(id);
+    if (!before) return [];
+    return Array.from({ length: before.chunks - 1 }, (_, i) => ({
+      pk,
+      sk: keys.factChunkSk(period, before.gen, i + 1),
+    }));
   }
 
   list(): ChunkRef[] {
@@ -273,6 +297,43 @@ export const dynamoFactWriter = ({ db, tableName }: TableContext) => {
       return { header, ...(first.mv !== undefined ? { mv: Number(first.mv) } : {}), chunks: chunks() };
     },
 
+    /**
+     * A month's flat cube as ingest's units: its compacted cube plus its pieces of the same compaction
+     * (month-pieces.ts), added exactly. One Query of the month's items; undefined when it has neither.
+     */
+    async openMonth(
+      pk: string,
+      month: string,
+      dicts: Dicts,
+      measures: readonly number[],
+    ): Promise<UnitCube | undefined> {
+      const period = keys.factMonthSk(month);
+      const items = await queryItems(pk, period, `${period}#~`);
+      const groups = new Map<string, Record<string, unknown>[]>();
+      for (const item of items) {
+        const sk = String(item.sk);
+        const at = isPieceSk(sk) ? piecePeriod(sk) : basePeriod(sk);
+        groups.set(at, [...(groups.get(at) ?? []), item]);
+      }
+      const number = pieceBase(groups.get(period)?.find((i) => i.sk === period));
+      const parts: UnitCube[] = [];
+      for (const [at, list] of groups) {
+        const first = list.find((i) => i.sk === at);
+        if (!first || (at !== period && pieceBase(first) !== number)) continue;
+        const header = chunkHeader(first);
+        const ordered = new Array<Record<string, unknown> | undefined>(header.chunks);
+        for (const item of list) {
+          const i = chunkIndex(String(item.sk), at, header);
+          if (i >= 0 && i < header.chunks) ordered[i] = item;
+        }
+        if (ordered.some((i) => i === undefined)) throw new Error(`${pk} ${at}: a chunk is missing`);
+        parts.push(...ordered.map((item) => decodeUnitCube(item as Record<string, unknown>, dicts, measures)));
+      }
+      if (parts.length === 0) return undefined;
+      const grain = (parts[0] as UnitCube).grain;
+      return groups.size === 1 ? concatUnits(parts) : rollupUnits(parts, grain, measures);
+    },
+
     /** Writes a flat cube through a CubeWriter: chunks after the first at once (new generation), the first at `finish`. */
     cubeWriter(
       pk: string,
@@ -388,6 +449,15 @@ export const dynamoFactWriter = ({ db, tableName }: TableContext) => {
       const stored = out.Item.manifest as Partial<MonthManifest>;
       if (stored.ver === undefined) return { ...emptyManifest(), days: stored.days ?? {}, legacy: true };
       return { ...emptyManifest(), ...stored } as MonthManifest;
+    },
+
+    /** The months of (family, channel) holding pieces not folded into their cubes yet (month-pieces.ts). */
+    async openMonths(family: string, channel: string): Promise<string[]> {
+      const pk = keys.factManifestPartition(family, channel);
+      const items = await queryItems(pk, 'M#', 'M#~');
+      return items
+        .filter((item) => Object.keys((item.manifest as Partial<MonthManifest>)?.pieces ?? {}).length > 0)
+        .map((item) => String(item.sk).slice(2));
     },
 
     /**
