@@ -470,6 +470,13 @@ export async function runPipeline(
   /** Per by-bucket variant, per day (dd): the blobs of its buckets in the storage group being filled. */
   const bucketPieces = new Map(plan.grouped.map(({ variant }) => [variant.name, new Map<string, DayPiece[]>()]));
   const dailyPuts: Record<string, unknown>[] = [];
+  // Daily items go out while the next groups are computed; awaited after the loop.
+  const dailyWrites: Promise<void>[] = [];
+  const flushDaily = () => {
+    const put = writer.putItems(dailyPuts.splice(0), guard);
+    put.catch(() => undefined); // awaited below
+    dailyWrites.push(put);
+  };
   for (let g = 0; g < GROUPS; g++) {
     const rows = await Promise.all(days.map((d) => d.facts.group(g)));
     for (const [i, d] of days.entries()) {
@@ -514,7 +521,7 @@ export async function runPipeline(
         const { items, gone } = dailyItems(month, key, pk(variant.name, group), header(variant), pieces, manifest);
         dailyPuts.push(...items);
         chunked.stale.push(...gone);
-        if (dailyPuts.length >= 25) await writer.putItems(dailyPuts.splice(0), guard);
+        if (dailyPuts.length >= 25) flushDaily();
       }
     }
     if (root && rootWriter) {
@@ -536,7 +543,8 @@ export async function runPipeline(
       }
     }
   }
-  await writer.putItems(dailyPuts, guard);
+  flushDaily();
+  await Promise.all(dailyWrites);
 
   // Day cubes, then the by-day variants built from them.
   const dayCubes = new Map<string, Map<string, UnitCube>>();
@@ -555,7 +563,8 @@ export async function runPipeline(
     dayCubes.set(d.day, cubes);
     await d.full?.finish(firstsOfDays, { mv: ver });
   }
-  for (const { variant, from } of plan.byDay) {
+  // The by-day variants' items are apart: written at once.
+  const byDayWrites = plan.byDay.map(async ({ variant, from }) => {
     const write: ByDayWrite = {
       key: variant.name,
       pk: pk(variant.name),
@@ -570,7 +579,8 @@ export async function runPipeline(
       ]),
     };
     packing[variant.name] = await writeByDay(writer, month, write, packing[variant.name], guard);
-  }
+  });
+  await Promise.all(byDayWrites);
   for (const day of removed) {
     for (const v of [plan.full, ...plan.day]) await writer.removeCube(pk(v.name), keys.factDaySk(day), guard);
   }
@@ -705,7 +715,6 @@ async function writePieces(
     );
     const firsts: Record<string, unknown>[] = [];
     await d.rootPiece?.finish(firsts, { pb });
-    await writer.putItems(firsts.splice(0), guard);
     const put = async (variant: CubeVariant, partition: string | undefined, cube: UnitCube) => {
       const pk = keys.factPartition(family.code, owner, variant.name, partition);
       const w = writer.cubeWriter(pk, period, variant.grain, dicts, measures, gen, guard);
