@@ -345,7 +345,9 @@ export function chunkCount(attributes: Readonly<CubeAttributes>): number {
 /** Bytes an item of these attributes takes (names and values), as DynamoDB counts them. */
 export function attributesSize(attributes: CubeAttributes): number {
   let size = 0;
-  for (const [name, value] of Object.entries(attributes)) size += name.length + value.length;
+  // Numbers (a month cube's `pb`, month-pieces.ts): DynamoDB stores them in up to 21 bytes; 8 is close for small ones.
+  for (const [name, value] of Object.entries(attributes))
+    size += name.length + (typeof value === 'number' ? 8 : value.length);
   return size;
 }
 

@@ -14,9 +14,9 @@
  */
 import { keys } from '../../db/keys';
 import { MEASURES } from '../catalog/metrics';
-import type { StoredCube } from './cube-codec';
-import { fromStored } from './unit-codec';
-import { Dicts, rollupUnits, UNIT } from './units';
+import { videoBucket } from './cube';
+import type { KeyColumn, StoredCube } from './cube-codec';
+import { UNIT } from './units';
 
 /** Whether a sort key is a piece of a month (`M#2026-08#p15`, or one of its chunks). */
 export const isPieceSk = (sk: string) => sk.startsWith('M#') && sk.split('#')[2]?.startsWith('p') === true;
@@ -31,27 +31,84 @@ export const pieceOf = (month: string, day: string) => keys.factPieceSk(month, d
 export const pieceBase = (item: Readonly<Record<string, unknown>> | undefined) => Number(item?.pb ?? 0);
 
 /**
- * Cubes of one full grain added: rows of equal keys summed exactly in micro-units, in the canonical order
- * (units.ts) a compaction stores them in, so a report sums the same rows in the same order either way.
+ * Cubes of one full grain added: rows of equal keys summed exactly in micro-units, in the canonical order (units.ts:
+ * the video's bucket, the video, the other dimensions, values in code-unit order) a compaction stores them in, so a
+ * report sums the same rows in the same order either way. Plain strings, not ingest's dictionaries: reports.query
+ * carries none of the ingest's code.
  */
 export function addCubes(parts: readonly StoredCube[]): StoredCube {
   const first = parts[0] as StoredCube;
   if (parts.length === 1) return first;
-  const dicts = new Dicts();
-  const measures = MEASURES.flatMap((_, m) => (parts.some((p) => p.measures[m] !== undefined) ? [m] : []));
-  const units = parts.map((p) => fromStored(p, dicts, measures));
-  const sum = rollupUnits(units, first.grain, measures);
-  const out: (Float64Array | undefined)[] = MEASURES.map(() => undefined);
-  measures.forEach((m, j) => {
-    out[m] = Float64Array.from(sum.sums[j] as Float64Array, (u) => (Number.isNaN(u) ? u : u / UNIT));
+  const grain = first.grain;
+  const width = MEASURES.length;
+  const present = MEASURES.map((_, m) => parts.some((p) => p.measures[m] !== undefined));
+  const rows = new Map<string, { values: string[]; sums: number[] }>();
+  for (const part of parts) {
+    const columns = grain.map((d) => part.keys[part.grain.indexOf(d)] as KeyColumn);
+    for (let i = 0; i < part.size; i++) {
+      const values = columns.map((c) => c.values[c.codes[i] as number] as string);
+      const key = values.join('\u0001');
+      let row = rows.get(key);
+      if (!row) {
+        row = { values, sums: new Array<number>(width).fill(Number.NaN) };
+        rows.set(key, row);
+      }
+      for (let m = 0; m < width; m++) {
+        const x = present[m] ? part.measures[m]?.[i] : undefined;
+        if (x === undefined || Number.isNaN(x)) continue;
+        const u = Math.round(x * UNIT);
+        const t = row.sums[m] as number;
+        row.sums[m] = Number.isNaN(t) ? u : t + u;
+      }
+    }
+  }
+  const v = grain.indexOf('video');
+  const order = v < 0 ? grain.map((_, i) => i) : [v, ...grain.map((_, i) => i).filter((i) => i !== v)];
+  const buckets = new Map<string, number>();
+  const bucketOf = (video: string) => {
+    let b = buckets.get(video);
+    if (b === undefined) {
+      b = video === '' ? -1 : Number(videoBucket(video).slice(1));
+      buckets.set(video, b);
+    }
+    return b;
+  };
+  const sorted = [...rows.values()].sort((a, b) => {
+    if (v >= 0) {
+      const d = bucketOf(a.values[v] as string) - bucketOf(b.values[v] as string);
+      if (d !== 0) return d;
+    }
+    for (const c of order) {
+      const x = a.values[c] as string;
+      const y = b.values[c] as string;
+      if (x !== y) return x < y ? -1 : 1;
+    }
+    return 0;
+  });
+  const keys = grain.map((_, c) => {
+    const codes = new Map<string, number>();
+    const values: string[] = [];
+    const column = new Uint32Array(sorted.length);
+    sorted.forEach((row, r) => {
+      const value = row.values[c] as string;
+      let code = codes.get(value);
+      if (code === undefined) {
+        code = values.length;
+        codes.set(value, code);
+        values.push(value);
+      }
+      column[r] = code;
+    });
+    return { values, codes: column };
   });
   return {
-    grain: first.grain,
-    size: sum.size,
-    keys: first.grain.map((d, c) => ({
-      values: dicts.of(d).values,
-      codes: Uint32Array.from(sum.keys[c] as Int32Array),
-    })),
-    measures: out,
+    grain,
+    size: sorted.length,
+    keys,
+    measures: MEASURES.map((_, m) =>
+      present[m]
+        ? Float64Array.from(sorted, (row) => row.sums[m] as number).map((u) => (Number.isNaN(u) ? u : u / UNIT))
+        : undefined,
+    ),
   };
 }
