@@ -29,6 +29,7 @@ const EXAMPLE_IDS = {
 };
 
 import { METRICS } from '../../functions/core/reports/catalog/metrics';
+import { exampleQuery } from '../../functions/core/reports/catalog/report-examples';
 import { checkPageCap, isPlaylistRequest, matchReport } from '../../functions/core/reports/catalog/report-matcher';
 import { parseReportRequest, type ReportRequest } from '../../functions/core/reports/query/report-request';
 
@@ -163,7 +164,7 @@ const KIND = 'playlist report';
 
 /** One query per constraint of `def`, each breaking that constraint of its example. */
 function negatives(def: ReportDef): Negative[] {
-  const base = paramsOf(def.example);
+  const base = paramsOf(exampleQuery(def));
   const dims = list(base.dimensions, ',');
   const filters = filtersOf(base);
   const out: Negative[] = [];
@@ -386,7 +387,7 @@ describe('the catalog data', () => {
 
 describe('every report: its example matches exactly that report', () => {
   it.each(REPORTS.map((r) => [r.id, r] as const))('%s', (id, def) => {
-    const req = request(def.owner, paramsOf(def.example));
+    const req = request(def.owner, paramsOf(exampleQuery(def)));
     expect(matchReport(req).id).toBe(id);
     expect(() => checkPageCap(def, req)).not.toThrow();
   });
@@ -423,7 +424,7 @@ describe('every capped report: page caps give "Invalid value"', () => {
 
   it.each(capped)('%s: maxResults over the cap', (_id, def) => {
     const max = def.maxResults?.max ?? 0;
-    const req = request(def.owner, { ...paramsOf(def.example), maxResults: String(max + 1) });
+    const req = request(def.owner, { ...paramsOf(exampleQuery(def)), maxResults: String(max + 1) });
     const report = matchReport(req);
     expect(report.id).toBe(def.id);
     expectBadRequest(
@@ -432,18 +433,18 @@ describe('every capped report: page caps give "Invalid value"', () => {
     );
     // the cap itself is fine
     expect(() =>
-      checkPageCap(report, request(def.owner, { ...paramsOf(def.example), maxResults: String(max) })),
+      checkPageCap(report, request(def.owner, { ...paramsOf(exampleQuery(def)), maxResults: String(max) })),
     ).not.toThrow();
   });
 
   it.each(capped)('%s: startIndex + maxResults − 1 over the cap', (_id, def) => {
     const max = def.maxResults?.max ?? 0;
-    const req = request(def.owner, { ...paramsOf(def.example), maxResults: String(max), startIndex: '2' });
+    const req = request(def.owner, { ...paramsOf(exampleQuery(def)), maxResults: String(max), startIndex: '2' });
     expectBadRequest(
       caught(() => checkPageCap(matchReport(req), req)),
       'Invalid value (2) given in field parameters.startIndex.',
     );
-    const last = request(def.owner, { ...paramsOf(def.example), maxResults: '5', startIndex: String(max - 4) });
+    const last = request(def.owner, { ...paramsOf(exampleQuery(def)), maxResults: '5', startIndex: String(max - 4) });
     expect(() => checkPageCap(matchReport(last), last)).not.toThrow();
   });
 });
@@ -462,7 +463,7 @@ describe('content owners: the entity filter or a claimedStatus / uploaderType co
     '%s: each supported combination stands in for an entity filter',
     (id, def) => {
       const none = Object.fromEntries([...ENTITY_FILTERS, ...CLAIM_FILTERS].map((f) => [f, undefined]));
-      const bare = withFilters(paramsOf(def.example), none);
+      const bare = withFilters(paramsOf(exampleQuery(def)), none);
       for (const combo of combos) {
         const params = withFilters(bare, Object.fromEntries(combo.split(';').map((c) => c.split('=='))));
         expect(matchReport(request(def.owner, params)).id, combo).toBe(id);

@@ -4,7 +4,7 @@
  * channel-level report reads one item per month and one per edge day whatever the number of videos.
  */
 import { isDeepStrictEqual } from 'node:util';
-import type { FamilyDef } from '../catalog/families';
+import type { FamilyShape as FamilyDef } from '../catalog/family-shapes';
 import {
   MEASURE_INDEX,
   MEASURES,

@@ -9,7 +9,13 @@ import { isGroupIdShape } from '../../groups/group-commands';
 import type { GroupReader } from '../../groups/group-reader';
 import type { ScopeName } from '../../scopes';
 import { MONETARY_METRICS, type ReportDef } from '../catalog/catalog';
-import { FAMILIES, type FamilyDef, familyDims, familyMeasures, isExtension } from '../catalog/families';
+import {
+  FAMILIES,
+  type FamilyShape as FamilyDef,
+  familyDims,
+  familyMeasures,
+  isExtension,
+} from '../catalog/family-shapes';
 import { CONTINENTS, countriesIn, isCountryCode, SUB_CONTINENTS } from '../catalog/geo';
 import { isSupportedMetric, METRICS, type MetricName, MONEY_MEASURES } from '../catalog/metrics';
 import { checkPageCap, matchReport } from '../catalog/report-matcher';
