@@ -136,7 +136,7 @@ export function planReport(query: ReportQuery, sub: string, known: Known): Repor
   const facts = q && factsFor(q, assumed, decided, known.facts);
   if (facts && 'read' in facts) reads.push(facts);
   // Once decided, nothing else is read: the plan answers as soon as the facts of its own plan are in.
-  if (!decided || facts === undefined || !('ready' in facts)) return { step: 'read', reads };
+  if (!decided || !q || !facts || !('ready' in facts)) return { step: 'read', reads };
   return { step: 'answer', query: q, facts: facts.ready };
 }
 
