@@ -32,6 +32,7 @@ import { METRICS } from '../../functions/core/reports/catalog/metrics';
 import { exampleQuery } from '../../functions/core/reports/catalog/report-examples';
 import { checkPageCap, isPlaylistRequest, matchReport } from '../../functions/core/reports/catalog/report-matcher';
 import { parseReportRequest, type ReportRequest } from '../../functions/core/reports/query/report-request';
+import { caught } from '../support/domain-error';
 
 const NOT_SUPPORTED = 'The query is not supported. Check the documentation at';
 
@@ -49,17 +50,6 @@ function request(owner: ReportDef['owner'], params: Params): ReportRequest {
 /** `dimensions=a&metrics=b` → { dimensions: 'a', metrics: 'b' }. */
 const paramsOf = (example: string): Params =>
   Object.fromEntries(example.split('&').map((p) => [p.slice(0, p.indexOf('=')), p.slice(p.indexOf('=') + 1)]));
-
-/** The DomainError `fn` throws (fails the test when it throws something else or nothing). */
-function caught(fn: () => unknown): DomainError {
-  try {
-    fn();
-  } catch (err) {
-    expect(err, String(err)).toBeInstanceOf(DomainError);
-    return err as DomainError;
-  }
-  throw new Error('expected a DomainError, nothing was thrown');
-}
 
 /** A 400 INVALID_ARGUMENT badRequest on the wire whose message starts with `prefix`. */
 function expectBadRequest(err: DomainError, prefix: string) {

@@ -5,7 +5,7 @@
  * (parseRule); the content-owner reports are derived from the channel ones (forContentOwner). report-matcher.ts
  * validates requests against it and catalog-table.ts renders the README's report table from it (with the example
  * queries of report-examples.ts); a query that fits no entry is "not supported", in Google's words. Which of these
- * reports the engine can answer from loaded data is decided elsewhere (report-service.ts).
+ * reports the engine can answer from loaded data is decided elsewhere (query/report-query.ts).
  */
 
 /** Every dimension and filter name the public API knows (an unknown one is "Unknown identifier"). */
