@@ -3,7 +3,9 @@
  * (the sync worker talks to the Reporting API over fetch; google-auth-library and its HTTP stack were 290 KB of it),
  * nor zod (the directory file's schema is for operators, never for a request or the ingest). The functions with custom
  * metrics (reports.query, the authorizer, the ingest) publish them through Powertools Metrics (EMF); the others measure
- * nothing and carry no metrics library.
+ * nothing and carry no metrics library. The functions that only read facts (reports.query, the sync worker) carry the
+ * families' shapes but not the ingest's cell parsers (families.ts), and reports.query not the catalog's example
+ * queries (report-examples.ts) nor its README rendering.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -17,15 +19,26 @@ import { esbuildOptions } from '../../infra/constructs/function-bundling';
 const work = mkdtempSync(path.join(tmpdir(), 'bundles-'));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
-async function packagesOf(entry: string): Promise<Set<string>> {
+/** What the bundle of `entry` holds, by input file (bytes it puts in the output). */
+async function inputsOf(entry: string): Promise<Record<string, { bytesInOutput: number }>> {
   const out = await build({
     ...esbuildOptions(REPO_ROOT, entry, path.join(work, entry)),
     write: false,
     metafile: true,
     logLevel: 'silent',
   });
+  return Object.values(out.metafile.outputs).find((o) => o.entryPoint)?.inputs ?? {};
+}
+
+/** Our own source files that put bytes in the bundle. */
+async function sourcesOf(entry: string): Promise<Set<string>> {
+  const inputs = await inputsOf(entry);
+  return new Set(Object.keys(inputs).filter((f) => f.startsWith('functions/') && (inputs[f]?.bytesInOutput ?? 0) > 0));
+}
+
+async function packagesOf(entry: string): Promise<Set<string>> {
   const packages = new Set<string>();
-  for (const input of Object.keys(out.metafile.inputs)) {
+  for (const input of Object.keys(await inputsOf(entry))) {
     const m = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(input);
     if (m) packages.add(m[1] as string);
   }
@@ -69,4 +82,17 @@ describe('Lambda bundles', () => {
       ).toEqual([]);
     }
   }, 120_000);
+
+  it('only the ingest carries the cell parsers; reports.query carries no example queries', async () => {
+    const CATALOG = 'functions/core/reports/catalog';
+    const ingest = await sourcesOf('functions/ingest/s3-ingest.ts');
+    expect(ingest.has(`${CATALOG}/families.ts`)).toBe(true);
+    expect(ingest.has(`${CATALOG}/family-shapes.ts`)).toBe(true);
+    const query = await sourcesOf('functions/youtube-analytics/reports-query.ts');
+    expect(query.has(`${CATALOG}/family-shapes.ts`)).toBe(true);
+    expect(query.has(`${CATALOG}/catalog.ts`)).toBe(true);
+    for (const file of ['families.ts', 'report-examples.ts', 'catalog-table.ts'])
+      expect(query.has(`${CATALOG}/${file}`), file).toBe(false);
+    expect((await sourcesOf('functions/sync/worker.ts')).has(`${CATALOG}/families.ts`)).toBe(false);
+  }, 60_000);
 });

@@ -20,6 +20,7 @@ import {
   MONETARY_METRICS,
   REPORTS,
 } from '../../functions/core/reports/catalog/catalog';
+import { exampleQuery } from '../../functions/core/reports/catalog/report-examples';
 import { dynamoRateRepository } from '../../functions/core/reports/storage/rate-repository';
 import { type LocalApi, startLocalApi } from '../support/local-api';
 import { createReportFixture, type ReportFixture } from '../support/report-fixtures';
@@ -506,10 +507,12 @@ const templateQuery: fc.Arbitrary<Draft> = fc
       ['ids', owner],
       ['startDate', dates[0]],
       ['endDate', dates[1]],
-      ...report.example.split('&').map((p): Pair => {
-        const i = p.indexOf('=');
-        return [p.slice(0, i), p.slice(i + 1)];
-      }),
+      ...exampleQuery(report)
+        .split('&')
+        .map((p): Pair => {
+          const i = p.indexOf('=');
+          return [p.slice(0, i), p.slice(i + 1)];
+        }),
     ];
     const monetary = report.metrics.filter((m) => MONETARY_METRICS.has(m));
     if (money && monetary.length > 0) {

@@ -29,8 +29,10 @@ const EXAMPLE_IDS = {
 };
 
 import { METRICS } from '../../functions/core/reports/catalog/metrics';
+import { exampleQuery } from '../../functions/core/reports/catalog/report-examples';
 import { checkPageCap, isPlaylistRequest, matchReport } from '../../functions/core/reports/catalog/report-matcher';
 import { parseReportRequest, type ReportRequest } from '../../functions/core/reports/query/report-request';
+import { caught } from '../support/domain-error';
 
 const NOT_SUPPORTED = 'The query is not supported. Check the documentation at';
 
@@ -48,17 +50,6 @@ function request(owner: ReportDef['owner'], params: Params): ReportRequest {
 /** `dimensions=a&metrics=b` → { dimensions: 'a', metrics: 'b' }. */
 const paramsOf = (example: string): Params =>
   Object.fromEntries(example.split('&').map((p) => [p.slice(0, p.indexOf('=')), p.slice(p.indexOf('=') + 1)]));
-
-/** The DomainError `fn` throws (fails the test when it throws something else or nothing). */
-function caught(fn: () => unknown): DomainError {
-  try {
-    fn();
-  } catch (err) {
-    expect(err, String(err)).toBeInstanceOf(DomainError);
-    return err as DomainError;
-  }
-  throw new Error('expected a DomainError, nothing was thrown');
-}
 
 /** A 400 INVALID_ARGUMENT badRequest on the wire whose message starts with `prefix`. */
 function expectBadRequest(err: DomainError, prefix: string) {
@@ -163,7 +154,7 @@ const KIND = 'playlist report';
 
 /** One query per constraint of `def`, each breaking that constraint of its example. */
 function negatives(def: ReportDef): Negative[] {
-  const base = paramsOf(def.example);
+  const base = paramsOf(exampleQuery(def));
   const dims = list(base.dimensions, ',');
   const filters = filtersOf(base);
   const out: Negative[] = [];
@@ -386,7 +377,7 @@ describe('the catalog data', () => {
 
 describe('every report: its example matches exactly that report', () => {
   it.each(REPORTS.map((r) => [r.id, r] as const))('%s', (id, def) => {
-    const req = request(def.owner, paramsOf(def.example));
+    const req = request(def.owner, paramsOf(exampleQuery(def)));
     expect(matchReport(req).id).toBe(id);
     expect(() => checkPageCap(def, req)).not.toThrow();
   });
@@ -423,7 +414,7 @@ describe('every capped report: page caps give "Invalid value"', () => {
 
   it.each(capped)('%s: maxResults over the cap', (_id, def) => {
     const max = def.maxResults?.max ?? 0;
-    const req = request(def.owner, { ...paramsOf(def.example), maxResults: String(max + 1) });
+    const req = request(def.owner, { ...paramsOf(exampleQuery(def)), maxResults: String(max + 1) });
     const report = matchReport(req);
     expect(report.id).toBe(def.id);
     expectBadRequest(
@@ -432,18 +423,18 @@ describe('every capped report: page caps give "Invalid value"', () => {
     );
     // the cap itself is fine
     expect(() =>
-      checkPageCap(report, request(def.owner, { ...paramsOf(def.example), maxResults: String(max) })),
+      checkPageCap(report, request(def.owner, { ...paramsOf(exampleQuery(def)), maxResults: String(max) })),
     ).not.toThrow();
   });
 
   it.each(capped)('%s: startIndex + maxResults − 1 over the cap', (_id, def) => {
     const max = def.maxResults?.max ?? 0;
-    const req = request(def.owner, { ...paramsOf(def.example), maxResults: String(max), startIndex: '2' });
+    const req = request(def.owner, { ...paramsOf(exampleQuery(def)), maxResults: String(max), startIndex: '2' });
     expectBadRequest(
       caught(() => checkPageCap(matchReport(req), req)),
       'Invalid value (2) given in field parameters.startIndex.',
     );
-    const last = request(def.owner, { ...paramsOf(def.example), maxResults: '5', startIndex: String(max - 4) });
+    const last = request(def.owner, { ...paramsOf(exampleQuery(def)), maxResults: '5', startIndex: String(max - 4) });
     expect(() => checkPageCap(matchReport(last), last)).not.toThrow();
   });
 });
@@ -462,7 +453,7 @@ describe('content owners: the entity filter or a claimedStatus / uploaderType co
     '%s: each supported combination stands in for an entity filter',
     (id, def) => {
       const none = Object.fromEntries([...ENTITY_FILTERS, ...CLAIM_FILTERS].map((f) => [f, undefined]));
-      const bare = withFilters(paramsOf(def.example), none);
+      const bare = withFilters(paramsOf(exampleQuery(def)), none);
       for (const combo of combos) {
         const params = withFilters(bare, Object.fromEntries(combo.split(';').map((c) => c.split('=='))));
         expect(matchReport(request(def.owner, params)).id, combo).toBe(id);

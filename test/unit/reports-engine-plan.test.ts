@@ -14,12 +14,11 @@ import {
   chooseVariant,
   firstInOrder,
   type QueryDim,
-  readAhead,
   runCubeQuery,
   splitRange,
 } from '../../functions/core/reports/query/engine';
 import type { Filter, ReportRequest, SortKey } from '../../functions/core/reports/query/report-request';
-import { VARIANTS } from '../../functions/core/reports/storage/cube';
+import { blockMonths, VARIANTS } from '../../functions/core/reports/storage/cube';
 import type { StoredCube } from '../../functions/core/reports/storage/cube-codec';
 import {
   type CubeAddress,
@@ -28,6 +27,7 @@ import {
   type PeriodCube,
   type ReadStats,
 } from '../../functions/core/reports/storage/fact-repository';
+import { addCubes } from '../../functions/core/reports/storage/month-pieces';
 
 const DAY_MS = 86_400_000;
 const toMs = (day: string) => Date.parse(`${day}T00:00:00Z`);
@@ -513,6 +513,12 @@ describe('blocks of months', () => {
       read: (address: CubeAddress, from: string, to: string, stats: ReadStats, columns?: unknown) =>
         from.startsWith('B') ? Promise.resolve([]) : repo.read(address, from, to, stats, columns as never),
       readPeriods: async () => new Map(),
+      // As the repository does: the block's months, added up.
+      readAsBlock: async (address: CubeAddress, block: string, stats: ReadStats, columns?: unknown) => {
+        const months = blockMonths(block);
+        const cubes = await repo.read(address, `M#${months[0]}`, `M#${months.at(-1)}`, stats, columns as never);
+        return cubes.length === 0 ? [] : [{ period: block, cube: addCubes(cubes.map((c) => c.cube)) }];
+      },
     } as unknown as FactRepository;
     const stats = newReadStats();
     await runCubeQuery(noBlocks, top('2025-11-01', '2026-10-31'), stats);
@@ -656,53 +662,6 @@ describe('runCubeQuery on no data', () => {
     const byDay = await runCubeQuery(repo, query({ metrics, dimensions: ['day'] }), newReadStats());
     expect(byDay.columnHeaders[0]).toEqual({ name: 'day', columnType: 'DIMENSION', dataType: 'STRING' });
     expect(Object.hasOwn(byDay, 'rows')).toBe(false);
-  });
-});
-
-describe('readAhead', () => {
-  const owners = (reads: { address: CubeAddress }[]) => reads.map((r) => r.address.channel);
-
-  it('a guess that plans the same Queries is read once, and its reads are counted once', async () => {
-    const { repo, reads } = recordingRepository();
-    const stats = newReadStats();
-    const answer = readAhead(repo, query({ dimensions: ['day'] }), stats);
-    // Link dates before the start change nothing in the plan.
-    const q = query({ dimensions: ['day'], channelSince: new Map([['UCother', '2020-01-01']]) });
-    const table = await answer(q);
-    expect(table).toEqual(await runCubeQuery(repo, q, newReadStats()));
-    expect(owners(reads)).toEqual(['UCplan', 'UCplan']); // the early read, then the comparison run
-    expect(stats.queries).toBe(1);
-  });
-
-  it('a guess of another owner is dropped: the right owner is read, and only that read is counted', async () => {
-    const { repo, reads } = recordingRepository();
-    const stats = newReadStats();
-    const answer = readAhead(repo, query({ owner: 'UCguess' }), stats);
-    await answer(query());
-    expect(owners(reads)).toEqual(['UCguess', 'UCplan']);
-    expect(stats).toMatchObject({ queries: 1, items: 2 });
-  });
-
-  it('an early read that fails is harmless when dropped, and the error when used', async () => {
-    const { repo } = recordingRepository();
-    const failing = {
-      read: (address: CubeAddress, ...rest: [string, string, ReadStats]) =>
-        address.channel === 'UCbroken' ? Promise.reject(new Error('throttled')) : repo.read(address, ...rest),
-    } as unknown as FactRepository;
-    const dropped = readAhead(failing, query({ owner: 'UCbroken' }), newReadStats());
-    await expect(dropped(query())).resolves.toMatchObject({ kind: 'youtubeAnalytics#resultTable' });
-    const used = readAhead(failing, query({ owner: 'UCbroken' }), newReadStats());
-    await expect(used(query({ owner: 'UCbroken' }))).rejects.toThrow('throttled');
-  });
-
-  it('a guess no plan answers reads nothing early; the query itself then says why', async () => {
-    const { repo, reads } = recordingRepository();
-    // channel_basic has no channel dimension: a link date inside the range cannot be honoured.
-    const impossible = query({ channelSince: new Map([['UCplan', '2026-03-15']]) });
-    const answer = readAhead(repo, impossible, newReadStats());
-    expect(reads).toHaveLength(0);
-    await expect(answer(impossible)).rejects.toThrow();
-    await expect(answer(query())).resolves.toMatchObject({ kind: 'youtubeAnalytics#resultTable' });
   });
 });
 

@@ -10,6 +10,7 @@ import { matchReport } from '../../functions/core/reports/catalog/report-matcher
 import { parseReportRequest, type ReportRequest } from '../../functions/core/reports/query/report-request';
 import { queryReport, type ReportDeps } from '../../functions/core/reports/query/report-service';
 import { newReadStats } from '../../functions/core/reports/storage/fact-repository';
+import { caught } from '../support/domain-error';
 
 const NOT_SUPPORTED =
   'The query is not supported. Check the documentation at https://developers.google.com/youtube/analytics/v2/available_reports for a list of supported queries.';
@@ -26,17 +27,6 @@ const parse = (overrides: Record<string, string | undefined> = {}) => {
   for (const [k, v] of Object.entries({ ...BASE, ...overrides })) if (v !== undefined) query[k] = v;
   return parseReportRequest(query);
 };
-
-/** The DomainError `fn` throws (fails the test when it throws something else or nothing). */
-function caught(fn: () => unknown): DomainError {
-  try {
-    fn();
-  } catch (err) {
-    expect(err, String(err)).toBeInstanceOf(DomainError);
-    return err as DomainError;
-  }
-  throw new Error('expected a DomainError, nothing was thrown');
-}
 
 async function caughtAsync(fn: () => Promise<unknown>): Promise<DomainError> {
   try {

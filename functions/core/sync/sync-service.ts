@@ -12,7 +12,7 @@
  * `invalid_grant` marks the owner `needs re-consent`; 429 and 5xx are retried with backoff, then left for the next
  * run. A lease on the connection keeps two runs of one owner from overlapping.
  */
-import { familyOfReportType } from '../reports/catalog/families';
+import { familyOfReportType } from '../reports/catalog/family-shapes';
 import { decodeText, parseCsv } from '../reports/ingest/csv';
 import type { CredentialStore, OAuthCredentials, RunSummary, SkippedReport, SyncError } from './connection';
 import type { DownloadedReport, ReportSink } from './delivery';

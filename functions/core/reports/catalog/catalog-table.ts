@@ -3,6 +3,7 @@
  * documentation cannot drift from what the matcher accepts. `npm run report-table` prints it.
  */
 import { METRIC_SETS, REPORTS, type ReportDef, type SetRule } from './catalog';
+import { exampleQuery } from './report-examples';
 
 const code = (names: readonly string[]) => names.map((n) => `\`${n}\``).join(', ');
 const set = (names: readonly string[]) => `{${code(names)}}`;
@@ -86,7 +87,7 @@ export type ExampleIds = Readonly<
 
 /** A report's example query with the placeholders replaced by `ids`. */
 export const exampleOf = (r: ReportDef, ids: ExampleIds): string =>
-  r.example.replace(/\{(video|playlist|channel)\}/g, (_, k: 'video' | 'playlist' | 'channel') => ids[r.owner][k]);
+  exampleQuery(r).replace(/\{(video|playlist|channel)\}/g, (_, k: 'video' | 'playlist' | 'channel') => ids[r.owner][k]);
 
 /** The README's short list: each report with its example, ready to paste after `…/v2/reports?ids=…&start…&end…&`. */
 export function catalogSummaryMarkdown(ids: ExampleIds): string {

@@ -1,9 +1,11 @@
 /**
  * The report catalog, as data: every report of Google's "available reports" tables (api-contract.md §A.3), for
  * channels and content owners: which dimensions, filters, filter values, metrics, sort orders and page sizes make a
- * supported query. report-matcher.ts validates requests against it and catalog-table.ts renders the README's report
- * table from it; a query that fits no entry is "not supported", in Google's words. Which of these reports the
- * engine can answer from loaded data is decided elsewhere (report-service.ts).
+ * supported query. Each report is one line of the tables below, its rules written as the contract writes them
+ * (parseRule); the content-owner reports are derived from the channel ones (forContentOwner). report-matcher.ts
+ * validates requests against it and catalog-table.ts renders the README's report table from it (with the example
+ * queries of report-examples.ts); a query that fits no entry is "not supported", in Google's words. Which of these
+ * reports the engine can answer from loaded data is decided elsewhere (query/report-query.ts).
  */
 
 /** Every dimension and filter name the public API knows (an unknown one is "Unknown identifier"). */
@@ -135,8 +137,6 @@ export interface ReportDef {
   readonly sort?: { readonly descendingBy: readonly string[] };
   /** Page size cap (also caps startIndex + maxResults − 1), and whether maxResults must be given. */
   readonly maxResults?: { readonly max: number; readonly required: boolean };
-  /** An example query (after ids, startDate and endDate) for the README. */
-  readonly example: string;
   /** A report of this service only (not in Google's catalog): why, for the docs. */
   readonly serviceOnly?: string;
 }
@@ -155,467 +155,137 @@ const DIMENSION_NEEDS: Readonly<Record<string, FilterValues>> = {
   insightTrafficSourceDetail: { insightTrafficSourceType: DETAIL_TRAFFIC_SOURCES },
 };
 
-const GEO = ['country', 'province', 'continent', 'subContinent'];
-const GEO_P = ['country', 'continent', 'subContinent'];
-const REGION = ['continent', 'subContinent'];
-const VG = ['video', 'group'];
-const PLAYLIST_OR_GROUP = ['playlist', 'group'];
-const TIME = ['day', 'month'];
-const CCT = 'creatorContentType';
-const US = { country: ['US'] };
-const EMBEDDED = { insightPlaybackLocationType: ['EMBEDDED'] };
-const DETAIL_SOURCE = { insightTrafficSourceType: DETAIL_TRAFFIC_SOURCES };
+/**
+ * The names a rule token may stand for: a group of the tables below stands for its names, any other word for itself.
+ * DETAIL_TRAFFIC_SOURCES is a value list (after `==`).
+ */
+const GROUPS: Readonly<Record<string, readonly string[]>> = {
+  CCT: ['creatorContentType'],
+  TIME: ['day', 'month'],
+  GEO: ['country', 'province', 'continent', 'subContinent'],
+  GEO_P: ['country', 'continent', 'subContinent'],
+  REGION: ['continent', 'subContinent'],
+  VG: ['video', 'group'],
+  PG: ['playlist', 'group'],
+  DETAIL_TRAFFIC_SOURCES,
+};
+
+/**
+ * A rule written as the contract's tables write it, one token per name or group (api-contract.md §A.3):
+ * `city` required, `city?` optional; `day|month` (or the group `TIME`) exactly one of, `TIME?` at most one of,
+ * `ageGroup|gender+` at least one of. In filters, `country==US` is a required filter that must take one of the
+ * values after `==` (comma-separated, or a value list of GROUPS). Names must be known (KNOWN_DIMENSIONS).
+ */
+function parseRule(text: string): { rule: SetRule; values?: FilterValues } {
+  const rule: Record<keyof SetRule, string[][]> = {
+    required: [],
+    exactlyOne: [],
+    atLeastOne: [],
+    atMostOne: [],
+    optional: [],
+  };
+  const values: Record<string, readonly string[]> = {};
+  for (const token of text.split(' ').filter(Boolean)) {
+    const [, names = '', valueList, mark = ''] = /^([^=?+]+)(?:==(\S+))?([?+]?)$/.exec(token) ?? [];
+    const group = names.split('|').flatMap((n) => GROUPS[n] ?? [n]);
+    const unknown = group.find((n) => !(KNOWN_DIMENSIONS as readonly string[]).includes(n));
+    if (unknown !== undefined || names === '') throw new Error(`catalog rule "${text}": bad token ${token}`);
+    if (valueList !== undefined) values[names] = valueList.split(',').flatMap((v) => GROUPS[v] ?? [v]);
+    if (group.length === 1) rule[mark === '?' ? 'optional' : 'required'].push(group);
+    else rule[mark === '?' ? 'atMostOne' : mark === '+' ? 'atLeastOne' : 'exactlyOne'].push(group);
+  }
+  const out: { -readonly [K in keyof SetRule]: SetRule[K] } = {};
+  for (const key of ['required', 'optional'] as const) if (rule[key].length > 0) out[key] = rule[key].flat();
+  for (const key of ['exactlyOne', 'atLeastOne', 'atMostOne'] as const) if (rule[key].length > 0) out[key] = rule[key];
+  return Object.keys(values).length > 0 ? { rule: out, values } : { rule: out };
+}
+
 const TOP_N = ['views', 'estimatedMinutesWatched'];
 const TOP_VIDEOS = ['views', 'redViews', 'estimatedMinutesWatched', 'estimatedRedMinutesWatched'];
 const TOP_PLAYLISTS = ['playlistViews', 'playlistEstimatedMinutesWatched', 'playlistStarts'];
-const PLAYBACK = ['creatorContentType', 'liveOrOnDemand', 'subscribedStatus', 'youtubeProduct'];
-const DEVICE_DIMS = [CCT, 'day', 'liveOrOnDemand', 'subscribedStatus', 'youtubeProduct'];
+// biome-ignore format: word lists read best packed
+const TOP_BY_REVENUE = [
+  'views', 'redViews', 'estimatedRevenue', 'estimatedRedPartnerRevenue', 'estimatedMinutesWatched',
+  'estimatedRedMinutesWatched', 'subscribersGained', 'subscribersLost',
+];
 
-type Entry = Omit<ReportDef, 'owner' | 'kind' | 'requiredDimensionFilters'>;
+type Extra = Pick<ReportDef, 'sort' | 'maxResults' | 'singleValueFilters' | 'serviceOnly'>;
+/** Top-N and detail reports: sort descending by one of `by`; at most `max` rows, maxResults required unless said. */
+const top = (by: readonly string[], max: number, required = true): Extra => ({
+  sort: { descendingBy: by },
+  maxResults: { max, required },
+});
+
+/** id, name, dimensions rule, filters rule (parseRule), metrics, and what only some reports have. */
+type Row = readonly [id: string, name: string, dimensions: string, filters: string, metrics: readonly string[], Extra?];
 
 /** Channel video reports #1–#30 (§A.3.1). */
-const VIDEO_REPORTS: readonly Entry[] = [
-  {
-    id: '1',
-    name: 'Basic user activity',
-    dimensions: {},
-    filters: { atMostOne: [GEO_P, VG] },
-    metrics: M_ALL,
-    example: 'metrics=views,likes,subscribersGained',
-  },
-  {
-    id: '2',
-    name: 'Basic user activity (US)',
-    dimensions: {},
-    filters: { required: ['province'], atMostOne: [VG] },
-    metrics: M_US,
-    example: 'metrics=views,estimatedMinutesWatched&filters=province==US-CA',
-  },
-  {
-    id: '3',
-    name: 'Time-based activity',
-    dimensions: { exactlyOne: [TIME], optional: [CCT] },
-    filters: { atMostOne: [GEO_P, VG] },
-    metrics: M_ALL,
-    example: 'dimensions=day&metrics=views,estimatedMinutesWatched&sort=day',
-  },
-  {
-    id: '4',
-    name: 'Time-based activity (US)',
-    dimensions: { exactlyOne: [TIME], optional: [CCT] },
-    filters: { required: ['province'], atMostOne: [VG] },
-    metrics: M_US,
-    example: 'dimensions=day&metrics=views&filters=province==US-TX&sort=day',
-  },
-  {
-    id: '5',
-    name: 'Geography-based activity',
-    dimensions: { required: ['country'], optional: [CCT] },
-    filters: { atMostOne: [REGION, VG] },
-    metrics: M_ALL,
-    example: 'dimensions=country&metrics=views,averageViewDuration&sort=-views',
-  },
-  {
-    id: '6',
-    name: 'Geography-based activity (US)',
-    dimensions: { required: ['province'], optional: [CCT] },
-    filters: { required: ['country'], atMostOne: [VG] },
-    requiredFilterValues: US,
-    metrics: M_US,
-    example: 'dimensions=province&metrics=views,averageViewPercentage&filters=country==US&sort=-views',
-  },
-  {
-    id: '7',
-    name: 'Activity by city',
-    dimensions: { required: ['city'], optional: [CCT, 'country', 'province', 'subscribedStatus'], atMostOne: [TIME] },
-    filters: { atMostOne: [GEO, VG] },
-    metrics: ['views', 'estimatedMinutesWatched', 'averageViewDuration', 'averageViewPercentage'],
-    sort: { descendingBy: TOP_N },
-    // The docs say 250; the API accepts 25 (api-contract.md §A.3.1, note on #7).
-    maxResults: { max: 25, required: true },
-    example: 'dimensions=city&metrics=views,estimatedMinutesWatched&sort=-views&maxResults=25',
-  },
-  {
-    id: '8',
-    name: 'User activity by subscribed status',
-    dimensions: { optional: [CCT, 'subscribedStatus'], atMostOne: [TIME] },
-    filters: { atMostOne: [GEO_P, VG], optional: ['subscribedStatus'] },
-    metrics: M_SUB,
-    example: 'dimensions=subscribedStatus&metrics=views,likes',
-  },
-  {
-    id: '9',
-    name: 'User activity by subscribed status (US)',
-    dimensions: { optional: [CCT, 'subscribedStatus'], atMostOne: [TIME] },
-    filters: { atMostOne: [VG], optional: ['province', 'subscribedStatus'] },
-    metrics: M_US,
-    example: 'dimensions=subscribedStatus&metrics=views,annotationClickThroughRate&filters=province==US-NY',
-  },
-  {
-    id: '10',
-    name: 'Time-based playback details (live or on demand)',
-    dimensions: { optional: PLAYBACK, atMostOne: [TIME] },
-    filters: { atMostOne: [GEO, VG], optional: ['liveOrOnDemand', 'subscribedStatus', 'youtubeProduct'] },
-    metrics: M_LIVE,
-    example: 'dimensions=liveOrOnDemand,month&metrics=views,averageViewDuration',
-  },
-  {
-    id: '11',
-    name: 'Time-based playback details (view percentage)',
-    dimensions: { optional: [CCT, 'subscribedStatus', 'youtubeProduct'], atMostOne: [TIME] },
-    filters: { atMostOne: [GEO, VG], optional: ['subscribedStatus', 'youtubeProduct'] },
-    metrics: M_VP,
-    example: 'dimensions=youtubeProduct,day&metrics=views,averageViewPercentage',
-  },
-  {
-    id: '12',
-    name: 'Geography-based playback details (live or on demand)',
-    dimensions: { required: ['country'], optional: PLAYBACK },
-    filters: { atMostOne: [REGION, VG], optional: ['liveOrOnDemand', 'subscribedStatus', 'youtubeProduct'] },
-    metrics: M_LIVE,
-    example: 'dimensions=country,liveOrOnDemand&metrics=views,estimatedMinutesWatched&sort=-views',
-  },
-  {
-    id: '13',
-    name: 'Geography-based playback details (view percentage)',
-    dimensions: { required: ['country'], optional: [CCT, 'subscribedStatus', 'youtubeProduct'] },
-    filters: { atMostOne: [REGION, VG], optional: ['subscribedStatus', 'youtubeProduct'] },
-    metrics: M_VP,
-    example: 'dimensions=country,subscribedStatus&metrics=views,averageViewPercentage',
-  },
-  {
-    id: '14',
-    name: 'Geography-based playback details (live or on demand, US)',
-    dimensions: { required: ['province'], optional: PLAYBACK },
-    filters: {
-      required: ['country'],
-      atMostOne: [VG],
-      optional: ['liveOrOnDemand', 'subscribedStatus', 'youtubeProduct'],
-    },
-    requiredFilterValues: US,
-    metrics: M_LIVE,
-    example: 'dimensions=province,liveOrOnDemand&metrics=views&filters=country==US',
-  },
-  {
-    id: '15',
-    name: 'Geography-based playback details (view percentage, US)',
-    dimensions: { required: ['province'], optional: [CCT, 'subscribedStatus', 'youtubeProduct'] },
-    filters: { required: ['country'], atMostOne: [VG], optional: ['subscribedStatus', 'youtubeProduct'] },
-    requiredFilterValues: US,
-    metrics: M_VP,
-    example: 'dimensions=province,youtubeProduct&metrics=averageViewPercentage&filters=country==US',
-  },
-  {
-    id: '16',
-    name: 'Playback locations',
-    dimensions: {
-      required: ['insightPlaybackLocationType'],
-      optional: [CCT, 'day', 'liveOrOnDemand', 'subscribedStatus'],
-    },
-    filters: { atMostOne: [GEO, VG], optional: ['liveOrOnDemand', 'subscribedStatus'] },
-    metrics: M_LT,
-    example: 'dimensions=insightPlaybackLocationType&metrics=views,estimatedMinutesWatched',
-  },
-  {
-    id: '17',
-    name: 'Playback location details',
-    dimensions: { required: ['insightPlaybackLocationDetail'], optional: [CCT] },
-    filters: {
-      required: ['insightPlaybackLocationType'],
-      atMostOne: [GEO, VG],
-      optional: ['liveOrOnDemand', 'subscribedStatus'],
-    },
-    requiredFilterValues: EMBEDDED,
-    metrics: M_LT,
-    sort: { descendingBy: TOP_N },
-    maxResults: { max: 25, required: true },
-    example:
-      'dimensions=insightPlaybackLocationDetail&metrics=views&filters=insightPlaybackLocationType==EMBEDDED&sort=-views&maxResults=25',
-  },
-  {
-    id: '18',
-    name: 'Traffic sources',
-    dimensions: {
-      required: ['insightTrafficSourceType'],
-      optional: [CCT, 'day', 'liveOrOnDemand', 'subscribedStatus'],
-    },
-    filters: { atMostOne: [GEO, VG], optional: ['liveOrOnDemand', 'subscribedStatus'] },
-    metrics: M_LT,
-    example: 'dimensions=insightTrafficSourceType,day&metrics=views',
-  },
-  {
-    id: '19',
-    name: 'Traffic source details',
-    dimensions: { required: ['insightTrafficSourceDetail'], optional: [CCT] },
-    filters: {
-      required: ['insightTrafficSourceType'],
-      atMostOne: [GEO, VG],
-      optional: ['liveOrOnDemand', 'subscribedStatus'],
-    },
-    requiredFilterValues: DETAIL_SOURCE,
-    metrics: M_LT,
-    sort: { descendingBy: TOP_N },
-    maxResults: { max: 25, required: true },
-    example:
-      'dimensions=insightTrafficSourceDetail&metrics=views,estimatedMinutesWatched&filters=insightTrafficSourceType==YT_SEARCH&sort=-estimatedMinutesWatched&maxResults=10',
-  },
-  {
-    id: '20',
-    name: 'Device type',
-    dimensions: { required: ['deviceType'], optional: DEVICE_DIMS },
-    filters: {
-      atMostOne: [GEO, VG],
-      optional: ['operatingSystem', 'liveOrOnDemand', 'subscribedStatus', 'youtubeProduct'],
-    },
-    metrics: M_LT,
-    example: 'dimensions=deviceType&metrics=views,estimatedMinutesWatched',
-  },
-  {
-    id: '21',
-    name: 'Operating system',
-    dimensions: { required: ['operatingSystem'], optional: DEVICE_DIMS },
-    filters: { atMostOne: [GEO, VG], optional: ['deviceType', 'liveOrOnDemand', 'subscribedStatus', 'youtubeProduct'] },
-    metrics: M_LT,
-    example: 'dimensions=operatingSystem&metrics=views&filters=deviceType==MOBILE',
-  },
-  {
-    id: '22',
-    name: 'Device type and operating system',
-    dimensions: { required: ['deviceType', 'operatingSystem'], optional: DEVICE_DIMS },
-    filters: { atMostOne: [GEO, VG], optional: ['liveOrOnDemand', 'subscribedStatus', 'youtubeProduct'] },
-    metrics: M_LT,
-    example: 'dimensions=deviceType,operatingSystem&metrics=views',
-  },
-  {
-    id: '23',
-    name: 'Viewer demographics',
-    dimensions: { atLeastOne: [['ageGroup', 'gender']], optional: [CCT, 'liveOrOnDemand', 'subscribedStatus'] },
-    filters: { atMostOne: [GEO, VG], optional: ['liveOrOnDemand', 'subscribedStatus'] },
-    metrics: ['viewerPercentage'],
-    example: 'dimensions=ageGroup,gender&metrics=viewerPercentage',
-  },
-  {
-    id: '24',
-    name: 'Engagement and content sharing',
-    dimensions: { required: ['sharingService'], optional: [CCT, 'subscribedStatus'] },
-    filters: { atMostOne: [GEO_P, VG], optional: ['subscribedStatus'] },
-    metrics: ['shares'],
-    example: 'dimensions=sharingService&metrics=shares&sort=-shares',
-  },
-  {
-    id: '25',
-    name: 'Audience retention',
-    dimensions: { required: ['elapsedVideoTimeRatio'], optional: [CCT] },
-    filters: { required: ['video'], optional: ['audienceType', 'subscribedStatus', 'youtubeProduct'] },
-    singleValueFilters: ['video'],
-    metrics: ['audienceWatchRatio', 'relativeRetentionPerformance'],
-    example:
-      'dimensions=elapsedVideoTimeRatio&metrics=audienceWatchRatio,relativeRetentionPerformance&filters=video=={video}',
-  },
-  {
-    id: '26',
-    name: 'Top videos',
-    dimensions: { required: ['video'], optional: [CCT] },
-    filters: { atMostOne: [GEO_P] },
-    metrics: M_ALL,
-    // biome-ignore format: word lists read best packed
-    sort: {
-      descendingBy: [
-        'views', 'redViews', 'estimatedRevenue', 'estimatedRedPartnerRevenue', 'estimatedMinutesWatched',
-        'estimatedRedMinutesWatched', 'subscribersGained', 'subscribersLost',
-      ],
-    },
-    maxResults: { max: 200, required: true },
-    example: 'dimensions=video&metrics=views,likes&sort=-views&maxResults=10',
-  },
-  {
-    id: '27',
-    name: 'Top videos by state',
-    dimensions: { required: ['video'], optional: [CCT] },
-    filters: { required: ['province'], optional: ['subscribedStatus'] },
-    metrics: M_US,
-    sort: { descendingBy: TOP_VIDEOS },
-    maxResults: { max: 200, required: true },
-    example:
-      'dimensions=video&metrics=views,estimatedMinutesWatched&filters=province==US-CA&sort=-estimatedMinutesWatched&maxResults=10',
-  },
-  {
-    id: '28',
-    name: 'Top videos by subscription status',
-    dimensions: { required: ['video'], optional: [CCT] },
-    filters: { atMostOne: [GEO_P], optional: ['subscribedStatus'] },
-    metrics: M_SUB,
-    sort: { descendingBy: TOP_VIDEOS },
-    maxResults: { max: 200, required: true },
-    example: 'dimensions=video&metrics=views,likes&filters=subscribedStatus==SUBSCRIBED&sort=-views&maxResults=10',
-  },
-  {
-    id: '29',
-    name: 'Top videos by YouTube product',
-    dimensions: { required: ['video'], optional: [CCT] },
-    filters: { atMostOne: [GEO], optional: ['subscribedStatus', 'youtubeProduct'] },
-    metrics: M_VP,
-    sort: { descendingBy: TOP_VIDEOS },
-    maxResults: { max: 200, required: true },
-    example:
-      'dimensions=video&metrics=views,averageViewPercentage&filters=youtubeProduct==CORE&sort=-views&maxResults=10',
-  },
-  {
-    id: '30',
-    name: 'Top videos by playback detail',
-    dimensions: { required: ['video'], optional: [CCT] },
-    filters: { atMostOne: [GEO], optional: ['liveOrOnDemand', 'subscribedStatus', 'youtubeProduct'] },
-    metrics: M_VP,
-    sort: { descendingBy: TOP_VIDEOS },
-    maxResults: { max: 200, required: true },
-    example: 'dimensions=video&metrics=views&filters=liveOrOnDemand==LIVE&sort=-views&maxResults=10',
-  },
+// biome-ignore format: one report a line reads best
+const VIDEO_REPORTS: readonly Row[] = [
+  ['1', 'Basic user activity', '', 'GEO_P? VG?', M_ALL],
+  ['2', 'Basic user activity (US)', '', 'province VG?', M_US],
+  ['3', 'Time-based activity', 'TIME CCT?', 'GEO_P? VG?', M_ALL],
+  ['4', 'Time-based activity (US)', 'TIME CCT?', 'province VG?', M_US],
+  ['5', 'Geography-based activity', 'country CCT?', 'REGION? VG?', M_ALL],
+  ['6', 'Geography-based activity (US)', 'province CCT?', 'country==US VG?', M_US],
+  // The docs say maxResults ≤ 250; the API accepts 25 (api-contract.md §A.3.1, note on #7).
+  ['7', 'Activity by city', 'city CCT? country? province? subscribedStatus? TIME?', 'GEO? VG?', ['views', 'estimatedMinutesWatched', 'averageViewDuration', 'averageViewPercentage'], top(TOP_N, 25)],
+  ['8', 'User activity by subscribed status', 'CCT? subscribedStatus? TIME?', 'subscribedStatus? GEO_P? VG?', M_SUB],
+  ['9', 'User activity by subscribed status (US)', 'CCT? subscribedStatus? TIME?', 'province? subscribedStatus? VG?', M_US],
+  ['10', 'Time-based playback details (live or on demand)', 'CCT? liveOrOnDemand? subscribedStatus? youtubeProduct? TIME?', 'liveOrOnDemand? subscribedStatus? youtubeProduct? GEO? VG?', M_LIVE],
+  ['11', 'Time-based playback details (view percentage)', 'CCT? subscribedStatus? youtubeProduct? TIME?', 'subscribedStatus? youtubeProduct? GEO? VG?', M_VP],
+  ['12', 'Geography-based playback details (live or on demand)', 'country CCT? liveOrOnDemand? subscribedStatus? youtubeProduct?', 'liveOrOnDemand? subscribedStatus? youtubeProduct? REGION? VG?', M_LIVE],
+  ['13', 'Geography-based playback details (view percentage)', 'country CCT? subscribedStatus? youtubeProduct?', 'subscribedStatus? youtubeProduct? REGION? VG?', M_VP],
+  ['14', 'Geography-based playback details (live or on demand, US)', 'province CCT? liveOrOnDemand? subscribedStatus? youtubeProduct?', 'country==US liveOrOnDemand? subscribedStatus? youtubeProduct? VG?', M_LIVE],
+  ['15', 'Geography-based playback details (view percentage, US)', 'province CCT? subscribedStatus? youtubeProduct?', 'country==US subscribedStatus? youtubeProduct? VG?', M_VP],
+  ['16', 'Playback locations', 'insightPlaybackLocationType CCT? day? liveOrOnDemand? subscribedStatus?', 'liveOrOnDemand? subscribedStatus? GEO? VG?', M_LT],
+  ['17', 'Playback location details', 'insightPlaybackLocationDetail CCT?', 'insightPlaybackLocationType==EMBEDDED liveOrOnDemand? subscribedStatus? GEO? VG?', M_LT, top(TOP_N, 25)],
+  ['18', 'Traffic sources', 'insightTrafficSourceType CCT? day? liveOrOnDemand? subscribedStatus?', 'liveOrOnDemand? subscribedStatus? GEO? VG?', M_LT],
+  ['19', 'Traffic source details', 'insightTrafficSourceDetail CCT?', 'insightTrafficSourceType==DETAIL_TRAFFIC_SOURCES liveOrOnDemand? subscribedStatus? GEO? VG?', M_LT, top(TOP_N, 25)],
+  ['20', 'Device type', 'deviceType CCT? day? liveOrOnDemand? subscribedStatus? youtubeProduct?', 'operatingSystem? liveOrOnDemand? subscribedStatus? youtubeProduct? GEO? VG?', M_LT],
+  ['21', 'Operating system', 'operatingSystem CCT? day? liveOrOnDemand? subscribedStatus? youtubeProduct?', 'deviceType? liveOrOnDemand? subscribedStatus? youtubeProduct? GEO? VG?', M_LT],
+  ['22', 'Device type and operating system', 'deviceType operatingSystem CCT? day? liveOrOnDemand? subscribedStatus? youtubeProduct?', 'liveOrOnDemand? subscribedStatus? youtubeProduct? GEO? VG?', M_LT],
+  ['23', 'Viewer demographics', 'ageGroup|gender+ CCT? liveOrOnDemand? subscribedStatus?', 'liveOrOnDemand? subscribedStatus? GEO? VG?', ['viewerPercentage']],
+  ['24', 'Engagement and content sharing', 'sharingService CCT? subscribedStatus?', 'subscribedStatus? GEO_P? VG?', ['shares']],
+  ['25', 'Audience retention', 'elapsedVideoTimeRatio CCT?', 'video audienceType? subscribedStatus? youtubeProduct?', ['audienceWatchRatio', 'relativeRetentionPerformance'], { singleValueFilters: ['video'] }],
+  ['26', 'Top videos', 'video CCT?', 'GEO_P?', M_ALL, top(TOP_BY_REVENUE, 200)],
+  ['27', 'Top videos by state', 'video CCT?', 'province subscribedStatus?', M_US, top(TOP_VIDEOS, 200)],
+  ['28', 'Top videos by subscription status', 'video CCT?', 'subscribedStatus? GEO_P?', M_SUB, top(TOP_VIDEOS, 200)],
+  ['29', 'Top videos by YouTube product', 'video CCT?', 'subscribedStatus? youtubeProduct? GEO?', M_VP, top(TOP_VIDEOS, 200)],
+  ['30', 'Top videos by playback detail', 'video CCT?', 'liveOrOnDemand? subscribedStatus? youtubeProduct? GEO?', M_VP, top(TOP_VIDEOS, 200)],
+];
+
+/** Channel playlist reports P1–P11 (§A.3.2). */
+// biome-ignore format: one report a line reads best
+const PLAYLIST_REPORTS: readonly Row[] = [
+  ['P1', 'Basic playlist activity', '', 'PG', P_ALL],
+  ['P2', 'Time-based playlist activity', 'TIME', 'PG', P_ALL],
+  ['P3', 'Geography-based playlist activity', 'country', 'PG REGION?', P_GEO],
+  ['P4', 'Geography-based playlist activity (US)', 'province', 'country==US PG', P_GEO],
+  ['P5', 'Playlist playback locations', 'insightPlaybackLocationType', 'PG', P_LOC],
+  ['P6', 'Playlist playback location details', 'insightPlaybackLocationDetail', 'insightPlaybackLocationType==EMBEDDED PG', P_LOC, top(TOP_PLAYLISTS, 25, false)],
+  ['P7', 'Playlist traffic sources', 'insightTrafficSourceType', 'PG', P_ALL],
+  ['P8', 'Playlist traffic source details', 'insightTrafficSourceDetail', 'insightTrafficSourceType==DETAIL_TRAFFIC_SOURCES PG', P_ALL, top(TOP_PLAYLISTS, 25, false)],
+  ['P9', 'Playlist device type and operating system', 'deviceType|operatingSystem+', 'PG', P_LOC],
+  ['P10', 'Playlist viewer demographics', 'ageGroup|gender+', 'PG', ['viewerPercentage']],
+  ['P11', 'Top playlists', 'playlist', '', P_TOP, top(TOP_PLAYLISTS, 200, false)],
 ];
 
 /** The ad performance report (§A.3.3). */
-const AD_REPORT: Entry = {
-  id: 'AD',
-  name: 'Ad performance',
-  dimensions: { required: ['adType'], optional: ['day'] },
-  filters: { atMostOne: [VG, GEO_P] },
-  metrics: AD_METRICS,
-  example: 'dimensions=adType&metrics=grossRevenue,adImpressions,cpm&sort=-grossRevenue',
-};
-
-/** Channel playlist reports P1–P11 (§A.3.2). */
-const PLAYLIST_REPORTS: readonly Entry[] = [
-  {
-    id: 'P1',
-    name: 'Basic playlist activity',
-    dimensions: {},
-    filters: { exactlyOne: [PLAYLIST_OR_GROUP] },
-    metrics: P_ALL,
-    example: 'metrics=playlistViews,playlistStarts,averageTimeInPlaylist&filters=playlist=={playlist}',
-  },
-  {
-    id: 'P2',
-    name: 'Time-based playlist activity',
-    dimensions: { exactlyOne: [TIME] },
-    filters: { exactlyOne: [PLAYLIST_OR_GROUP] },
-    metrics: P_ALL,
-    example: 'dimensions=day&metrics=playlistViews&filters=playlist=={playlist}&sort=day',
-  },
-  {
-    id: 'P3',
-    name: 'Geography-based playlist activity',
-    dimensions: { required: ['country'] },
-    filters: { exactlyOne: [PLAYLIST_OR_GROUP], atMostOne: [REGION] },
-    metrics: P_GEO,
-    example: 'dimensions=country&metrics=views,estimatedMinutesWatched&filters=playlist=={playlist}',
-  },
-  {
-    id: 'P4',
-    name: 'Geography-based playlist activity (US)',
-    dimensions: { required: ['province'] },
-    filters: { required: ['country'], exactlyOne: [PLAYLIST_OR_GROUP] },
-    requiredFilterValues: US,
-    metrics: P_GEO,
-    example: 'dimensions=province&metrics=views&filters=country==US;playlist=={playlist}',
-  },
-  {
-    id: 'P5',
-    name: 'Playlist playback locations',
-    dimensions: { required: ['insightPlaybackLocationType'] },
-    filters: { exactlyOne: [PLAYLIST_OR_GROUP] },
-    metrics: P_LOC,
-    example: 'dimensions=insightPlaybackLocationType&metrics=playlistStarts&filters=playlist=={playlist}',
-  },
-  {
-    id: 'P6',
-    name: 'Playlist playback location details',
-    dimensions: { required: ['insightPlaybackLocationDetail'] },
-    filters: { required: ['insightPlaybackLocationType'], exactlyOne: [PLAYLIST_OR_GROUP] },
-    requiredFilterValues: EMBEDDED,
-    metrics: P_LOC,
-    sort: { descendingBy: TOP_PLAYLISTS },
-    maxResults: { max: 25, required: false },
-    example:
-      'dimensions=insightPlaybackLocationDetail&metrics=playlistViews&filters=insightPlaybackLocationType==EMBEDDED;playlist=={playlist}&sort=-playlistViews&maxResults=25',
-  },
-  {
-    id: 'P7',
-    name: 'Playlist traffic sources',
-    dimensions: { required: ['insightTrafficSourceType'] },
-    filters: { exactlyOne: [PLAYLIST_OR_GROUP] },
-    metrics: P_ALL,
-    example: 'dimensions=insightTrafficSourceType&metrics=playlistViews,playlistSaves&filters=playlist=={playlist}',
-  },
-  {
-    id: 'P8',
-    name: 'Playlist traffic source details',
-    dimensions: { required: ['insightTrafficSourceDetail'] },
-    filters: { required: ['insightTrafficSourceType'], exactlyOne: [PLAYLIST_OR_GROUP] },
-    requiredFilterValues: DETAIL_SOURCE,
-    metrics: P_ALL,
-    sort: { descendingBy: TOP_PLAYLISTS },
-    maxResults: { max: 25, required: false },
-    example:
-      'dimensions=insightTrafficSourceDetail&metrics=playlistViews&filters=insightTrafficSourceType==YT_SEARCH;playlist=={playlist}&sort=-playlistViews&maxResults=10',
-  },
-  {
-    id: 'P9',
-    name: 'Playlist device type and operating system',
-    dimensions: { atLeastOne: [['deviceType', 'operatingSystem']] },
-    filters: { exactlyOne: [PLAYLIST_OR_GROUP] },
-    metrics: P_LOC,
-    example: 'dimensions=deviceType,operatingSystem&metrics=playlistViews&filters=playlist=={playlist}',
-  },
-  {
-    id: 'P10',
-    name: 'Playlist viewer demographics',
-    dimensions: { atLeastOne: [['ageGroup', 'gender']] },
-    filters: { exactlyOne: [PLAYLIST_OR_GROUP] },
-    metrics: ['viewerPercentage'],
-    example: 'dimensions=ageGroup&metrics=viewerPercentage&filters=playlist=={playlist}',
-  },
-  {
-    id: 'P11',
-    name: 'Top playlists',
-    dimensions: { required: ['playlist'] },
-    filters: {},
-    metrics: P_TOP,
-    sort: { descendingBy: TOP_PLAYLISTS },
-    maxResults: { max: 200, required: false },
-    example: 'dimensions=playlist&metrics=playlistViews,playlistStarts&sort=-playlistViews&maxResults=10',
-  },
-];
+const AD_REPORT: Row = ['AD', 'Ad performance', 'adType day?', 'VG? GEO_P?', AD_METRICS];
 
 const REACH_NOTE =
   "Google's Analytics API answers 400 for these metrics; this service answers them from the `channel_reach_*` bulk reports";
-const REACH_SLICES = ['insightTrafficSourceType', 'deviceType', 'operatingSystem'];
 
 /**
  * Reach reports R1 and R2 (channels): thumbnail impressions and their click rate by day or month, video and the
  * slices the reach files carry (traffic source type, device type, operating system), with the usual video, group
  * and slice filters. Top videos follow Google's top-video rules (#26): sort descending, maxResults ≤ 200.
  */
-const REACH_REPORTS: readonly Entry[] = [
-  {
-    id: 'R1',
-    name: 'Reach: thumbnail impressions',
-    dimensions: { atMostOne: [TIME], optional: REACH_SLICES },
-    filters: { atMostOne: [VG], optional: REACH_SLICES },
-    metrics: REACH_METRICS,
-    example: 'dimensions=day&metrics=videoThumbnailImpressions,videoThumbnailImpressionsClickRate&sort=day',
-    serviceOnly: REACH_NOTE,
-  },
-  {
-    id: 'R2',
-    name: 'Reach: top videos by thumbnail impressions',
-    dimensions: { required: ['video'], optional: REACH_SLICES },
-    filters: { optional: REACH_SLICES },
-    metrics: REACH_METRICS,
-    sort: { descendingBy: REACH_METRICS },
-    maxResults: { max: 200, required: true },
-    example:
-      'dimensions=video&metrics=videoThumbnailImpressions,videoThumbnailImpressionsClickRate&sort=-videoThumbnailImpressions&maxResults=10',
-    serviceOnly: REACH_NOTE,
-  },
+// biome-ignore format: one report a line reads best
+const REACH_REPORTS: readonly Row[] = [
+  ['R1', 'Reach: thumbnail impressions', 'insightTrafficSourceType? deviceType? operatingSystem? TIME?', 'insightTrafficSourceType? deviceType? operatingSystem? VG?', REACH_METRICS, { serviceOnly: REACH_NOTE }],
+  ['R2', 'Reach: top videos by thumbnail impressions', 'video insightTrafficSourceType? deviceType? operatingSystem?', 'insightTrafficSourceType? deviceType? operatingSystem?', REACH_METRICS, { ...top(REACH_METRICS, 200), serviceOnly: REACH_NOTE }],
 ];
 
 /** Every name a rule mentions (the names it allows). */
@@ -628,16 +298,26 @@ export const ruleNames = (rule: SetRule): Set<string> =>
     ...(rule.optional ?? []),
   ]);
 
-/** The §A.2.2 dimension → filter needs that apply to the dimensions a report allows. */
-function withDimensionNeeds(def: Omit<ReportDef, 'requiredDimensionFilters'>): ReportDef {
-  const needs = Object.entries(DIMENSION_NEEDS).filter(([d]) => ruleNames(def.dimensions).has(d));
-  return needs.length > 0 ? { ...def, requiredDimensionFilters: Object.fromEntries(needs) } : def;
-}
-
+/** A channel report from its table row, with the §A.2.2 dimension → filter needs of the dimensions it allows. */
 const channelReport =
   (kind: ReportDef['kind']) =>
-  (entry: Entry): ReportDef =>
-    withDimensionNeeds({ ...entry, owner: 'channel', kind });
+  ([id, name, dims, filters, metrics, extra]: Row): ReportDef => {
+    const dimensions = parseRule(dims).rule;
+    const { rule, values } = parseRule(filters);
+    const needs = Object.entries(DIMENSION_NEEDS).filter(([d]) => ruleNames(dimensions).has(d));
+    return {
+      id,
+      name,
+      owner: 'channel',
+      kind,
+      dimensions,
+      filters: rule,
+      metrics,
+      ...(values ? { requiredFilterValues: values } : {}),
+      ...(needs.length > 0 ? { requiredDimensionFilters: Object.fromEntries(needs) } : {}),
+      ...extra,
+    };
+  };
 
 export const CHANNEL_REPORTS: readonly ReportDef[] = [
   ...VIDEO_REPORTS.map(channelReport('video')),
@@ -661,15 +341,6 @@ const CLAIM_COMBINATIONS: readonly Readonly<Record<string, string>>[] = [
 ];
 const ENTITY_FILTERS = ['video', 'channel', 'group', 'playlist'];
 
-/** A filter clause added to an example query. */
-function withFilter(example: string, clause: string): string {
-  const parts = example.split('&');
-  const i = parts.findIndex((p) => p.startsWith('filters='));
-  if (i < 0) return [...parts, `filters=${clause}`].join('&');
-  parts[i] = `${parts[i]};${clause}`;
-  return parts.join('&');
-}
-
 /**
  * The content-owner report of a channel report: `channel` joins the video / group alternative (or is an optional
  * filter where there is none); video and ad reports also take claimedStatus / uploaderType and, unless they are
@@ -679,11 +350,6 @@ function forContentOwner(def: ReportDef): ReportDef {
   const claims = def.kind !== 'playlist';
   const joinsVideoOrGroup = (def.filters.atMostOne ?? []).some((g) => g.includes('video'));
   const aboutVideos = [def.dimensions.required, def.filters.required].some((r) => r?.includes('video'));
-  const example = claims
-    ? withFilter(def.example, 'uploaderType==self')
-    : ENTITY_FILTERS.some((f) => def.example.includes(`${f}==`))
-      ? def.example
-      : withFilter(def.example, 'channel=={channel}');
   return {
     ...def,
     id: `CO-${def.id}`,
@@ -707,7 +373,6 @@ function forContentOwner(def: ReportDef): ReportDef {
     },
     ...(claims ? { requiredFilterValues: { ...def.requiredFilterValues, ...CLAIM_VALUES } } : {}),
     entityFilter: { anyOf: ENTITY_FILTERS, combinations: claims ? CLAIM_COMBINATIONS : [] },
-    example,
   };
 }
 

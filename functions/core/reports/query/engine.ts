@@ -1,10 +1,11 @@
 /**
- * Answers one report from the fact cubes. The date range splits into whole months plus edge days; for each the
- * planner picks the cheapest cube variant that holds every dimension the query groups or filters by, so a
- * channel-level report reads one item per month and one per edge day whatever the number of videos.
+ * Answers one cube query from the fact cubes, in three stages: planFacts (pure) says which Query ranges and block keys
+ * to read, readFacts reads them, answerFacts (pure) filters, groups, sums and sorts what was read. The date range
+ * splits into whole months plus edge days; for each the planner picks the cheapest cube variant that holds every
+ * dimension the query groups or filters by, so a channel-level report reads one item per month and one per edge day
+ * whatever the number of videos. report-plan.ts decides when a fact plan is read (beside the directory's reads).
  */
-import { isDeepStrictEqual } from 'node:util';
-import type { FamilyDef } from '../catalog/families';
+import type { FamilyShape as FamilyDef } from '../catalog/family-shapes';
 import {
   MEASURE_INDEX,
   MEASURES,
@@ -27,14 +28,7 @@ import {
   videoBucket,
 } from '../storage/cube';
 import type { CubeColumns, KeyColumn, StoredCube } from '../storage/cube-codec';
-import {
-  addStats,
-  type CubeAddress,
-  type FactRepository,
-  newReadStats,
-  type PeriodCube,
-  type ReadStats,
-} from '../storage/fact-repository';
+import type { CubeAddress, FactRepository, PeriodCube, ReadStats } from '../storage/fact-repository';
 import { notSupported, type SortKey } from './report-request';
 
 /** A query dimension: `day`, `month`, or a dimension of the family's facts. */
@@ -192,7 +186,7 @@ async function inParallel<T>(tasks: (() => Promise<T>)[], limit = 16): Promise<T
   return results;
 }
 
-interface Read {
+export interface Read {
   /** The cubes are a region partition: every row is inside the geographic filter already. */
   regional?: boolean;
   /** Month items read for some of their days: only rows of these days (inclusive) count, by period. */
@@ -205,48 +199,13 @@ const EDGE_DAYS_VIA_MONTH = 4;
 
 const dayCount = (from: string, to: string) => Math.round((Date.parse(to) - Date.parse(from)) / 86_400_000) + 1;
 
+/** Plan, read and answer one cube query in a row: for a query whose owner, links and rates are all known. */
 export async function runCubeQuery(repo: FactRepository, q: CubeQuery, stats: ReadStats): Promise<ResultTable> {
-  return answer(q, await fetchPlan(repo, planOf(q), stats));
+  return answerFacts(q, await readFacts(repo, planFacts(q), stats));
 }
-
-/**
- * Starts reading a query's cubes before all of it is known: its owner, its link dates or its rates may still be
- * coming from other reads. The returned function answers the query as it turned out: when that plans the same
- * Queries as the guess, the cubes read early answer it; otherwise they are dropped and the right ones read. Cubes are
- * only ever used for the query they were planned for.
- */
-export function readAhead(
-  repo: FactRepository,
-  guess: CubeQuery,
-  stats: ReadStats,
-): (q: CubeQuery) => Promise<ResultTable> {
-  let plan: QueryPlan | undefined;
-  try {
-    plan = planOf(guess);
-  } catch {
-    plan = undefined; // a guess no plan answers reads nothing early; the query itself says why
-  }
-  const own = newReadStats();
-  const early = plan === undefined ? undefined : settle(fetchPlan(repo, plan, own));
-  return async (q) => {
-    const wanted = planOf(q);
-    if (!early || !isDeepStrictEqual(wanted, plan)) return answer(q, await fetchPlan(repo, wanted, stats));
-    const result = await early;
-    if ('error' in result) throw result.error;
-    addStats(stats, own);
-    return answer(q, result.value);
-  };
-}
-
-/** A promise that never rejects: its value or its error, for work whose result may be dropped. */
-const settle = <T>(p: Promise<T>): Promise<{ value: T } | { error: unknown }> =>
-  p.then(
-    (value) => ({ value }),
-    (error: unknown) => ({ error }),
-  );
 
 /** One Query: a variant (and partition) over a range of periods, some months of which count only some days. */
-interface Planned {
+export interface Planned {
   variant: CubeVariant;
   partition?: string;
   from: string;
@@ -257,14 +216,21 @@ interface Planned {
 }
 
 /** What answers one source of a query: its family's Queries and the columns they read. Plain data: plans compare. */
-interface SourcePlan {
+export interface SourcePlan {
   family: string;
   owner: string;
   queries: Planned[];
   columns: CubeColumns;
 }
 
-type QueryPlan = SourcePlan[];
+/**
+ * Every Query range and block key a cube query reads, per source: plain data, so a plan made on a guess (an owner, no
+ * link date inside the range) can be compared with the plan of the query as it turned out (isDeepStrictEqual).
+ */
+export type FactPlan = readonly SourcePlan[];
+
+/** What a fact plan read: per source, per planned Query, its cubes. Plain data, the input of answerFacts. */
+export type FactReads = readonly (readonly Read[])[];
 
 /** Each source of the query (sources share no measure: the service refuses such queries) and its plan. */
 const partsOf = (q: CubeQuery): CubeQuery[] =>
@@ -274,13 +240,15 @@ const partsOf = (q: CubeQuery): CubeQuery[] =>
     metrics: s.metrics,
   }));
 
-const planOf = (q: CubeQuery): QueryPlan => partsOf(q).map(planSource);
+/** The plan of a cube query (pure): what to read. Throws notSupported when no stored cube answers it. */
+export const planFacts = (q: CubeQuery): FactPlan => partsOf(q).map(planSource);
 
-function answer(q: CubeQuery, reads: readonly Read[][]): ResultTable {
+/** The answer to a cube query from what its plan read (pure): rows filtered, grouped, summed, sorted, paged. */
+export function answerFacts(q: CubeQuery, reads: FactReads): ResultTable {
   const out = new Map<string, Group>();
   // Each source sums only its own metrics' measures.
   partsOf(q).forEach((part, i) => {
-    aggregate(part, reads[i] as Read[], measuresFor(part.metrics), out);
+    aggregate(part, reads[i] as readonly Read[], measuresFor(part.metrics), out);
   });
   return tabulate(q, out);
 }
@@ -368,8 +336,11 @@ function planSource(q: CubeQuery): SourcePlan {
   };
 }
 
-/** Each source's reads, in the plan's order. */
-function fetchPlan(repo: FactRepository, plan: QueryPlan, stats: ReadStats): Promise<Read[][]> {
+/**
+ * Reads a fact plan, each source's reads in the plan's order: the blocks of a variant and partition by key (they
+ * join whatever else is read by key in the same turn, see key-reader.ts), the Query ranges concurrently.
+ */
+export function readFacts(repo: FactRepository, plan: FactPlan, stats: ReadStats): Promise<Read[][]> {
   return Promise.all(
     plan.map(({ family, owner, queries, columns }) => {
       const addressOf = (p: Planned): CubeAddress => ({

@@ -5,7 +5,7 @@
  * variants, per partition value (one video, one country). The planner picks the cheapest variant that can answer.
  */
 
-import { type FamilyDef, familyDims } from '../catalog/families';
+import { type FamilyShape as FamilyDef, familyDims } from '../catalog/family-shapes';
 import { COUNTRY_REGIONS } from '../catalog/geo';
 import { addInto, emptySums, type StoredSums, type Sums } from '../catalog/metrics';
 import { rowsOf, type StoredCube } from './cube-codec';

@@ -16,7 +16,7 @@ import { keyReader } from '../../db/key-reader';
 import { keys } from '../../db/keys';
 import { queryPages } from '../../db/query-all';
 import type { TableContext } from '../../directory/directory-repository';
-import { FAMILY_BY_CODE } from '../catalog/families';
+import { FAMILY_BY_CODE } from '../catalog/family-shapes';
 import { MEASURE_INDEX } from '../catalog/metrics';
 import {
   blockMonths,
