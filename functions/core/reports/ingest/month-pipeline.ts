@@ -411,6 +411,17 @@ export interface PipelineInput {
   };
 }
 
+/** A cube written through a CubeWriter, its first chunk (with `extra`) handed to `firsts` (runPipeline). */
+type CubeFor = (
+  variant: string,
+  partition: string | undefined,
+  period: string,
+  grain: readonly string[],
+) => {
+  append(cube: UnitCube): Promise<void>;
+  finish(firsts: Record<string, unknown>[], extra?: Record<string, unknown>): Promise<void>;
+};
+
 /** Runs the load's writes (see the module comment), updating the manifest's packing, partitions and chunk list. */
 export async function runPipeline(
   writer: FactWriter,
@@ -427,7 +438,7 @@ export async function runPipeline(
   const firstsOfMonth: Record<string, unknown>[] = [];
 
   /** A cube through a CubeWriter; its first chunk goes to `firsts`, stale chunks of an earlier generation noted. */
-  const cubeFor = (variant: string, partition: string | undefined, period: string, grain: readonly string[]) => {
+  const cubeFor: CubeFor = (variant, partition, period, grain) => {
     const key = pk(variant, partition);
     const w = writer.cubeWriter(key, period, grain, dicts, measures, gen, guard);
     return {
@@ -586,7 +597,7 @@ export async function runPipeline(
   }
   await writer.putItems(firstsOfDays, guard);
 
-  if (input.pieces) await writePieces(writer, input, dayCubes, days, manifest, chunked, guard);
+  if (input.pieces) await writePieces(writer, input, cubeFor, dayCubes, days, manifest, chunked, guard);
 
   if (root && rootWriter) {
     await rootWriter.finish(firstsOfMonth, { mv: ver, pb: input.pb });
@@ -693,19 +704,19 @@ function pieceKeys(
 async function writePieces(
   writer: FactWriter,
   input: PipelineInput,
+  cubeFor: CubeFor,
   dayCubes: ReadonlyMap<string, ReadonlyMap<string, UnitCube>>,
   days: readonly {
     day: string;
     dd: string;
-    rootPiece?: { finish(firsts: Record<string, unknown>[], extra?: Record<string, unknown>): Promise<void> };
+    rootPiece?: ReturnType<CubeFor>;
     regions: ReadonlyMap<string, ReadonlyMap<string, UnitCubeBuilder>>;
   }[],
   manifest: MonthManifest,
   chunked: ChunkRegistry,
   guard: Guard,
 ): Promise<void> {
-  const { family, owner, month, plan, dicts, gen, pb } = input;
-  const { measures } = plan;
+  const { family, month, plan, pb } = input;
   const records = { ...(manifest.pieces ?? {}) };
   const gone: TableKey[] = [];
   for (const d of days) {
@@ -716,12 +727,9 @@ async function writePieces(
     const firsts: Record<string, unknown>[] = [];
     await d.rootPiece?.finish(firsts, { pb });
     const put = async (variant: CubeVariant, partition: string | undefined, cube: UnitCube) => {
-      const pk = keys.factPartition(family.code, owner, variant.name, partition);
-      const w = writer.cubeWriter(pk, period, variant.grain, dicts, measures, gen, guard);
+      const w = cubeFor(variant.name, partition, period, variant.grain);
       await w.append(cube);
-      const done = await w.finish({ pb });
-      firsts.push(done.item);
-      chunked.written(pk, period, gen, done.chunks);
+      await w.finish(firsts, { pb });
     };
     const cubes = dayCubes.get(d.day) as ReadonlyMap<string, UnitCube>;
     for (const v of plan.month) {

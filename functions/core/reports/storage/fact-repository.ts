@@ -283,10 +283,8 @@ export const dynamoFactRepository = ({ db, tableName }: TableContext) => {
     // again with every dimension when the projection left some out (only open months pay for this).
     if (columns && grain?.some((d) => !columns.dims.includes(d))) {
       const open = [...byPeriod].filter(([, items]) => items.some((i) => isPieceSk(String(i.sk)))).map(([p]) => p);
-      for (const period of open) {
-        byPeriod.delete(period);
-        await read(period, `${period}#~`, { ...columns, dims: grain });
-      }
+      for (const period of open) byPeriod.delete(period);
+      await Promise.all(open.map((period) => read(period, `${period}#~`, { ...columns, dims: grain })));
     }
     const out: PeriodCube[] = [];
     for (const [period, items] of byPeriod) {

@@ -313,7 +313,9 @@ export const dynamoFactWriter = ({ db, tableName }: TableContext) => {
       for (const item of items) {
         const sk = String(item.sk);
         const at = isPieceSk(sk) ? piecePeriod(sk) : basePeriod(sk);
-        groups.set(at, [...(groups.get(at) ?? []), item]);
+        const list = groups.get(at);
+        if (list) list.push(item);
+        else groups.set(at, [item]);
       }
       const number = pieceBase(groups.get(period)?.find((i) => i.sk === period));
       const parts: UnitCube[] = [];
