@@ -38,7 +38,9 @@
  * |    |                                                         |                                             |    partition g<00..63> (4 buckets each), s<dd> = {b<bucket>: blob}.   |
  * |    |                                                         |                                             |    An open month's flat cubes: the compacted cube at M#<yyyy-mm> plus |
  * |    |                                                         |                                             |    one piece per day loaded since, M#<yyyy-mm>#p<dd>, in the same     |
- * |    |                                                         |                                             |    Query range; both carry `pb` (pieces count while theirs is equal)  |
+ * |    |                                                         |                                             |    Query range; both carry `pb` (pieces count while theirs is equal). |
+ * |    |                                                         |                                             |    Regional partitions (vk/vs/vn) hold a mark M#<yyyy-mm>#o instead:  |
+ * |    |                                                         |                                             |    their open days are the root's pieces, read by a second Query.     |
  * | F2 | What a loaded month holds (days and the report each     | GetItem (consistent)                        | pk FACT#<family>#<channel>#MANIFEST, sk M#<yyyy-mm>                   |
  * |    | came from, partitions, by-day packing, a load in flight)|                                             |                                                                       |
  * | F3 | A restated day's previous full-day cube, kept while a   | Query pk, begins_with(sk, O#<day>)          | pk FACT#<family>#<channel>#f, sk O#<yyyy-mm-dd>[#<gen>#<i>]           |
@@ -126,6 +128,8 @@ export const keys = {
   factMonthSk: (month: string) => `M#${month}`,
   /** A day's piece of an open month's flat cube (month-pieces.ts), read in the month's Query range. */
   factPieceSk: (month: string, dd: string) => `M#${month}#p${dd}`,
+  /** An open month's mark in a regional partition: its open days are read from the root's pieces (month-pieces.ts). */
+  factOpenSk: (month: string) => `M#${month}#o`,
   factManifest: (family: string, channel: string, month: string): TableKey => ({
     pk: `FACT#${family}#${channel}#MANIFEST`,
     sk: `M#${month}`,

@@ -340,6 +340,8 @@ export async function ingestFiles(
   const touched = new Map<string, { family: FamilyDef; owner: string; files: Set<string> }>();
   /** Files whose days were stored (or replaced in the same batch by a later file of the day), with their rows. */
   const loadedFiles = new Map<string, number>();
+  /** Month leases being released (awaited at the end: the blocks and the rejections need not wait for them). */
+  const releases: Promise<void>[] = [];
 
   const loadMonthGroup = async (month: string, entries: { file: IngestFile; read?: ReadFile }[]) => {
     // (family, owner) → day → the file that supplies it (the later file of a day wins, by name).
@@ -399,6 +401,7 @@ export async function ingestFiles(
           lease,
           now,
           dicts,
+          releases,
           ...(options.openDays !== undefined ? { openDays: options.openDays } : {}),
         });
         summary.days += result.loaded.length;
@@ -434,23 +437,30 @@ export async function ingestFiles(
     }),
   );
 
-  for (const { family, owner, files: names } of touched.values()) {
-    const only = [...familyMeasures(family)].map((m) => MEASURE_INDEX[m]).sort((a, b) => a - b);
-    try {
-      await writeDueBlocks(stores, family, planFamily(family, only), owner, { holder, lease, dicts });
-    } catch (err) {
-      // The months stay due: a retry of these files (or the next load of this owner) writes the blocks.
-      for (const name of names) {
-        if (!loadedFiles.delete(name)) continue;
-        summary.failed.push({ file: name, message: `blocks not written: ${errorText(err)}` });
+  const blocks = async () => {
+    for (const { family, owner, files: names } of touched.values()) {
+      const only = [...familyMeasures(family)].map((m) => MEASURE_INDEX[m]).sort((a, b) => a - b);
+      try {
+        await writeDueBlocks(stores, family, planFamily(family, only), owner, { holder, lease, dicts });
+      } catch (err) {
+        // The months stay due: a retry of these files (or the next load of this owner) writes the blocks.
+        for (const name of names) {
+          if (!loadedFiles.delete(name)) continue;
+          summary.failed.push({ file: name, message: `blocks not written: ${errorText(err)}` });
+        }
       }
     }
-  }
+  };
+  // A file's earlier rejection is cleared once its days are stored (whether or not the blocks follow at once).
+  const cleared = [...loadedFiles.keys()];
+  const clearing = options.recordRejected !== false ? stores.status.clearRejected(cleared) : Promise.resolve();
+  clearing.catch(() => undefined); // awaited below
+  await Promise.all([blocks(), ...releases]);
+  await clearing;
   summary.loaded += loadedFiles.size;
   for (const rows of loadedFiles.values()) summary.rows += rows;
   if (options.resources && seen && seen.size > 0) await options.resources.record(seen.list());
   if (options.recordRejected !== false) {
-    await stores.status.clearRejected([...loadedFiles.keys()]);
     for (const r of summary.rejected) {
       const hints = folderHints(r.file);
       await stores.status.recordRejected(

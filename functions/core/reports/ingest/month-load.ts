@@ -23,7 +23,6 @@ import type { DayRecord, FactWriter, MonthManifest, PendingLoad } from '../stora
 import { emptyManifest } from '../storage/fact-writer';
 import type { IngestStatusRepository } from '../storage/ingest-status-repository';
 import type { LeaseRepository } from '../storage/lease-repository';
-import { pieceOf } from '../storage/month-pieces';
 import { concatUnits, type Dicts, emptyUnitCube, type UnitCube } from '../storage/units';
 import type { DayFacts } from './day-facts';
 import { type HeldLease, holdLease, LeaseLost, type LeaseSettings } from './lease-keeper';
@@ -101,11 +100,11 @@ async function writeLoad(
   write: MonthWrite,
   manifest: MonthManifest,
   held: HeldLease,
+  recordMarks: (marks: Record<string, string[]>) => Promise<void>,
   undo?: { removeDays: readonly string[]; gen: string },
 ) {
-  const { family, plan, owner, month, dicts } = target;
+  const { family, plan, owner, dicts } = target;
   const fullPk = keys.factPartition(family.code, owner, plan.full.name);
-  const rootPk = keys.factPartition(family.code, owner, plan.root.name);
   const root = write.pieces ? undefined : write.root;
   await runPipeline(
     writer,
@@ -116,13 +115,14 @@ async function writeLoad(
       pb: write.pb,
       days,
       ...(undo ? { removeDays: undo.removeDays } : {}),
-      ...(write.pieces ? { pieces: true } : {}),
+      ...(write.pieces ? { pieces: true, recordMarks } : {}),
       ...(root
         ? {
             root: {
               ...(root.stored ? { stored: root.stored } : {}),
               addDays: root.addDays ? days.map((_, i) => i) : [],
-              add: root.fold.map((day) => storedFacts(writer, rootPk, pieceOf(month, day), plan, dicts)),
+              // A piece of the root is its day's full-day cube (month-pieces.ts).
+              add: root.fold.map((day) => storedFacts(writer, fullPk, keys.factDaySk(day), plan, dicts)),
               subtract: root.subtract.map((day) => storedFacts(writer, fullPk, keys.factBackupSk(day), plan, dicts)),
             },
           }
@@ -132,6 +132,10 @@ async function writeLoad(
     held.guard,
   );
 }
+
+/** The number of days of a month (`2026-02` → 28). */
+const daysIn = (month: string) =>
+  new Date(Date.UTC(Number(month.slice(0, 4)), Number(month.slice(5, 7)), 0)).getUTCDate();
 
 /**
  * Days a month keeps as pieces before a load compacts it (month-pieces.ts): a report reads at most this many pieces
@@ -158,6 +162,11 @@ export async function loadMonth(
     openDays?: number;
     /** Fold the month's pieces into its cubes even when no day is loaded (month-pieces.ts). */
     compact?: boolean;
+    /**
+     * Where the lease's release goes instead of being awaited here (the caller awaits it), so the caller's next
+     * requests need not wait for it: a round trip less per load.
+     */
+    releases?: Promise<void>[];
   },
 ): Promise<MonthLoadResult> {
   const { dicts } = options;
@@ -190,8 +199,15 @@ export async function loadMonth(
     // load compacts: the cubes are rewritten with every piece folded in.
     const open = new Set([...Object.keys(manifest.pieces ?? {}), ...accepted.map((d) => d.day.slice(8, 10))]);
     const inCubes = (day: string) => manifest.days[day] !== undefined && !manifest.pieces?.[day.slice(8, 10)];
+    // A load completing the month compacts it too: a month no later load touches would otherwise stay open for good
+    // (its reports adding pieces, the blocks holding it read as months).
+    const complete = new Set([...Object.keys(manifest.days), ...accepted.map((d) => d.day)]).size >= daysIn(month);
     const asPieces =
-      !rebuild && !compact && open.size <= (options.openDays ?? OPEN_DAYS) && !accepted.some((d) => inCubes(d.day));
+      !rebuild &&
+      !compact &&
+      !complete &&
+      open.size <= (options.openDays ?? OPEN_DAYS) &&
+      !accepted.some((d) => inCubes(d.day));
     const pb = (manifest.pb ?? 0) + (asPieces ? 0 : 1);
     const loading = new Set(accepted.map((d) => d.day));
     const fold = asPieces
@@ -218,15 +234,8 @@ export async function loadMonth(
       pb,
       ...(asPieces ? { pieces: true } : { fold, subtract: backedUp.filter(inCubes) }),
     };
-    await writeOrLose(
-      stores,
-      family,
-      owner,
-      month,
-      { ...manifest, pending },
-      { ver: manifest.ver, pending: undefined },
-      held,
-    );
+    const written: MonthManifest = structuredClone({ ...manifest, pending });
+    await writeOrLose(stores, family, owner, month, written, { ver: manifest.ver, pending: undefined }, held);
 
     // A month of an earlier release is rebuilt from all its days: the others' segments are written again too.
     const others = rebuild
@@ -263,14 +272,34 @@ export async function loadMonth(
     // Blocks of months are due when the month's cubes change, or when it opens (block-cubes.ts: a block holding an
     // open month is removed, and read as its months until they are compacted).
     const blocksDue = !asPieces || Object.keys(manifest.pieces ?? {}).length === 0;
-    await writeLoad(writer, target, ver, loadDays, write, manifest, held);
+    await writeLoad(writer, target, ver, loadDays, write, manifest, held, marksRecorder(stores, target, written, held));
     await commit(stores, family, owner, month, manifest, pending, held, blocksDue);
     await removeBackups(writer, fullPk, backedUp, held);
     return { loaded: accepted.map((d) => d.day), skipped, recovered };
   } finally {
-    await held.release();
+    const release = held.release();
+    // A release that fails leaves the lease to expire (its ttl): the next load of the month waits, nothing is lost.
+    if (options.releases) options.releases.push(release.catch(() => undefined));
+    else await release;
   }
 }
+
+/**
+ * Records regional marks in the manifest of a load in flight (`written`, as stored, its load pending) before they
+ * are written (month-pipeline.ts), so that whatever becomes of the load, the next compaction deletes them.
+ */
+const marksRecorder =
+  (stores: LoadStores, target: MonthTarget, written: MonthManifest, held: HeldLease) =>
+  (marks: Record<string, string[]>) =>
+    writeOrLose(
+      stores,
+      target.family,
+      target.owner,
+      target.month,
+      { ...written, marks },
+      { ver: written.ver, pending: written.pending?.ver },
+      held,
+    );
 
 async function writeOrLose(
   stores: LoadStores,
@@ -341,6 +370,7 @@ async function finishInterrupted(
   const { writer } = stores;
   const target: MonthTarget = { family, plan, owner, month, dicts };
   const pending = manifest.pending as PendingLoad;
+  const stored = structuredClone(manifest);
   const fullPk = keys.factPartition(family.code, owner, plan.full.name);
   const rootPk = keys.factPartition(family.code, owner, plan.root.name);
   const versionOf = async (pk: string, sk: string) => {
@@ -375,7 +405,16 @@ async function finishInterrupted(
             subtract: applied || rebuild ? [] : (pending.subtract ?? pending.backedUp),
           },
         };
-    await writeLoad(writer, target, pending.ver, days, write, manifest, held);
+    await writeLoad(
+      writer,
+      target,
+      pending.ver,
+      days,
+      write,
+      manifest,
+      held,
+      marksRecorder(stores, target, stored, held),
+    );
     await commit(stores, family, owner, month, manifest, pending, held);
   } else {
     // Undo: the previous full-day cubes back; the days' other cubes and segments from them; new days removed.
@@ -401,6 +440,7 @@ async function finishInterrupted(
       { pieces: pending.pieces === true, pb: manifest.pb ?? 0 },
       manifest,
       held,
+      marksRecorder(stores, target, stored, held),
       // Its own generation: the day cubes rewritten from the backups neither overwrite live chunks in place nor
       // fall under the clearing of the interrupted load's generation below.
       { removeDays: fresh, gen: `u${pending.ver}` },

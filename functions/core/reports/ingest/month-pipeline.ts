@@ -19,9 +19,8 @@ import { keys } from '../../db/keys';
 import type { TableKey } from '../../db/table-definition';
 import type { FamilyDef } from '../catalog/families';
 import { COUNTRY_REGIONS } from '../catalog/geo';
-import { bucketsPerGroup, type CubeVariant, fullDayOf, layoutOf, variantsOf } from '../storage/cube';
-import { ChunkRegistry, type FactWriter, type Guard, type MonthManifest } from '../storage/fact-writer';
-import { pieceOf } from '../storage/month-pieces';
+import { bucketsPerGroup, type CubeVariant, fullDayOf, layoutOf, rootVariantOf, variantsOf } from '../storage/cube';
+import { ChunkRegistry, FACT_ENTITY, type FactWriter, type Guard, type MonthManifest } from '../storage/fact-writer';
 import { encodeBlob, encodeSegment, encodeToFit, segmentSize } from '../storage/unit-codec';
 import {
   canonicalKeys,
@@ -74,9 +73,7 @@ export function planFamily(family: FamilyDef, measures: readonly number[]): Fami
     if (!found) throw new Error(`${family.code}: no day cube gives ${grain.join(',')}`);
     return found;
   };
-  const root = variants.find(
-    (v) => layoutOf(v) === 'flat' && v.periods.includes('month') && sameGrain(v.grain, full.grain),
-  );
+  const root = rootVariantOf(family);
   if (!root) throw new Error(`${family.code}: no month cube of the full-day grain`);
   return {
     full,
@@ -401,6 +398,8 @@ export interface PipelineInput {
    * full-day cubes (so a load undone after a crash wrote none); `removeDays` lose theirs.
    */
   readonly pieces?: boolean;
+  /** With `pieces`: records new regional marks in the manifest of the load in flight, before they are written. */
+  readonly recordMarks?: (marks: Record<string, string[]>) => Promise<void>;
   /** The month cubes: the stored root, and the facts added and taken out (absent: month cubes untouched). */
   readonly root?: {
     readonly stored?: AsyncIterable<UnitCube>;
@@ -411,15 +410,19 @@ export interface PipelineInput {
   };
 }
 
-/** A cube written through a CubeWriter, its first chunk (with `extra`) handed to `firsts` (runPipeline). */
+/**
+ * A cube written through a CubeWriter, its first chunk (with `extra`) handed to `firsts` (runPipeline). With `keep`,
+ * `finish` returns every item of the cube, the first first (to write the same cube at another key: a piece).
+ */
 type CubeFor = (
   variant: string,
   partition: string | undefined,
   period: string,
   grain: readonly string[],
+  keep?: boolean,
 ) => {
   append(cube: UnitCube): Promise<void>;
-  finish(firsts: Record<string, unknown>[], extra?: Record<string, unknown>): Promise<void>;
+  finish(firsts: Record<string, unknown>[], extra?: Record<string, unknown>): Promise<Record<string, unknown>[]>;
 };
 
 /** Runs the load's writes (see the module comment), updating the manifest's packing, partitions and chunk list. */
@@ -438,32 +441,63 @@ export async function runPipeline(
   const firstsOfMonth: Record<string, unknown>[] = [];
 
   /** A cube through a CubeWriter; its first chunk goes to `firsts`, stale chunks of an earlier generation noted. */
-  const cubeFor: CubeFor = (variant, partition, period, grain) => {
+  const cubeFor: CubeFor = (variant, partition, period, grain, keep = false) => {
     const key = pk(variant, partition);
-    const w = writer.cubeWriter(key, period, grain, dicts, measures, gen, guard);
+    const kept: Record<string, unknown>[] = [];
+    const w = writer.cubeWriter(
+      key,
+      period,
+      grain,
+      dicts,
+      measures,
+      gen,
+      guard,
+      keep ? (i) => kept.push(i) : undefined,
+    );
     return {
       append: w.append,
       async finish(firsts: Record<string, unknown>[], extra: Record<string, unknown> = {}) {
         const done = await w.finish(extra);
         firsts.push(done.item);
         chunked.written(key, period, gen, done.chunks);
+        return keep ? [done.item, ...kept] : [];
       },
     };
+  };
+  /**
+   * A day's cube written again as the day's piece of a month cube (the same rows, so the same items at other keys):
+   * its first chunk, with the compaction number, goes to `firsts`; the others go out now.
+   */
+  const copyAsPiece = async (
+    items: readonly Record<string, unknown>[],
+    variant: string,
+    period: string,
+    firsts: Record<string, unknown>[],
+  ) => {
+    const key = pk(variant);
+    const from = String(items[0]?.sk);
+    const copies = items.map((item) => {
+      const { mv: _version, ...rest } = item;
+      return { ...rest, pk: key, sk: period + String(item.sk).slice(from.length) };
+    });
+    const [first, ...chunks] = copies;
+    if (!first) throw new Error(`${variant} ${period}: no cube to copy`);
+    await writer.putItems(chunks, guard);
+    firsts.push({ ...first, pb: input.pb });
+    chunked.written(key, period, gen, copies.length);
   };
 
   const days = input.days.map((d) => ({
     ...d,
     dd: d.day.slice(8, 10),
     full: d.writeFull ? cubeFor(plan.full.name, undefined, keys.factDaySk(d.day), plan.full.grain) : undefined,
-    rootPiece: input.pieces ? cubeFor(plan.root.name, undefined, pieceOf(month, d.day), plan.root.grain) : undefined,
-    regions: new Map(
-      input.pieces
-        ? plan.month.filter((v) => v.partitionBy).map((v) => [v.name, new Map<string, UnitCubeBuilder>()])
-        : [],
-    ),
+    /** The items of the day's cubes a piece copies (variant → items), when pieces are written. */
+    copies: new Map<string, Record<string, unknown>[]>(),
     videoParts: new Map(plan.day.filter(hasVideo).map((v) => [v.name, [] as UnitCube[]])),
     totals: new Map(plan.day.filter((v) => !hasVideo(v)).map((v) => [v.name, new Totals(v.grain, dicts, measures)])),
   }));
+  /** The countries of the pieces' rows (codes of the load's dictionary): the regional partitions to mark. */
+  const countries = new Set<number>();
   const root = input.root;
   const stored = root?.stored ? new GroupReader(root.stored) : undefined;
   const rootWriter = root ? cubeFor(plan.root.name, undefined, keys.factMonthSk(month), plan.root.grain) : undefined;
@@ -493,9 +527,7 @@ export async function runPipeline(
     for (const [i, d] of days.entries()) {
       const cube = rows[i] as UnitCube;
       await d.full?.append(cube);
-      await d.rootPiece?.append(cube);
-      for (const [name, out] of d.regions)
-        byRegion(cube, plan.month.find((v) => v.name === name) as CubeVariant, measures, out);
+      if (input.pieces) countriesOf(cube, countries);
       const dayCubes = new Map<string, UnitCube>([[plan.full.name, cube]]);
       for (const v of plan.day) {
         if (hasVideo(v)) {
@@ -555,7 +587,8 @@ export async function runPipeline(
     }
   }
   flushDaily();
-  await Promise.all(dailyWrites);
+  const daily = Promise.all(dailyWrites);
+  daily.catch(() => undefined); // awaited below
 
   // Day cubes, then the by-day variants built from them.
   const dayCubes = new Map<string, Map<string, UnitCube>>();
@@ -567,9 +600,9 @@ export async function runPipeline(
         ? concatUnits(d.videoParts.get(v.name) as UnitCube[])
         : (d.totals.get(v.name) as Totals).result();
       cubes.set(v.name, cube);
-      const w = cubeFor(v.name, undefined, period, v.grain);
+      const w = cubeFor(v.name, undefined, period, v.grain, input.pieces === true);
       await w.append(cube);
-      await w.finish(firstsOfDays);
+      d.copies.set(v.name, await w.finish(firstsOfDays));
     }
     dayCubes.set(d.day, cubes);
     await d.full?.finish(firstsOfDays, { mv: ver });
@@ -591,13 +624,24 @@ export async function runPipeline(
     };
     packing[variant.name] = await writeByDay(writer, month, write, packing[variant.name], guard);
   });
-  await Promise.all(byDayWrites);
+  for (const w of byDayWrites) w.catch(() => undefined); // awaited below
   for (const day of removed) {
     for (const v of [plan.full, ...plan.day]) await writer.removeCube(pk(v.name), keys.factDaySk(day), guard);
   }
-  await writer.putItems(firstsOfDays, guard);
-
-  if (input.pieces) await writePieces(writer, input, cubeFor, dayCubes, days, manifest, chunked, guard);
+  if (input.pieces) {
+    // A load of pieces keeps no order among these: month-load.ts finishes it from the days' full-day cubes, or
+    // undoes it (the pieces of new days removed, the others rewritten from the backups), whatever got written.
+    await Promise.all([
+      daily,
+      ...byDayWrites,
+      writer.putItems(firstsOfDays, guard),
+      writePieces(writer, input, copyAsPiece, days, countries, manifest, chunked, guard),
+    ]);
+  } else {
+    await daily;
+    await Promise.all(byDayWrites);
+    await writer.putItems(firstsOfDays, guard);
+  }
 
   if (root && rootWriter) {
     await rootWriter.finish(firstsOfMonth, { mv: ver, pb: input.pb });
@@ -645,12 +689,16 @@ export async function runPipeline(
     }
     send(true);
     await Promise.all(puts);
-    // The pieces are folded into the cubes just written (with the next number): they go.
-    const folded = Object.entries(manifest.pieces ?? {}).flatMap(([dd, record]) =>
-      pieceKeys(input, dd, record, chunked),
-    );
+    // The pieces are folded into the cubes just written (with the next number): they go, and the marks with them.
+    const folded = [
+      ...Object.entries(manifest.pieces ?? {}).flatMap(([dd, record]) => pieceKeys(input, dd, record, chunked)),
+      ...Object.entries(manifest.marks ?? {}).flatMap(([name, values]) =>
+        values.map((value) => ({ pk: pk(name, value), sk: keys.factOpenSk(month) })),
+      ),
+    ];
     await writer.deleteKeys(folded, guard);
     manifest.pieces = {};
+    manifest.marks = {};
     manifest.pb = input.pb;
   }
   await writer.deleteKeys(chunked.stale, guard);
@@ -695,60 +743,84 @@ function pieceKeys(
   return cubes.flatMap((pk) => [{ pk, sk: period }, ...chunked.removed(pk, period)]);
 }
 
+/** Adds the country codes of a cube's rows to `into` (nothing when its grain has no country). */
+function countriesOf(cube: UnitCube, into: Set<number>): void {
+  const c = cube.grain.indexOf('country');
+  if (c < 0) return;
+  const codes = cube.keys[c] as Int32Array;
+  for (let i = 0; i < cube.size; i++) into.add(codes[i] as number);
+}
+
 /**
- * The pieces of the days loaded (month-pieces.ts): each day's facts at the grain of every flat month cube (the
- * root's is the full day; `g`, `v` are the day's cubes of the same grain; the regional ones per partition), under
- * the month's number; the manifest records each day's regional partitions, so a day reloaded loses the regional
- * pieces it no longer has and a compaction knows every piece it folds.
+ * The pieces of the days loaded (month-pieces.ts), under the month's number: of `g` and `v`, the day's cubes of the
+ * same grain written again at the piece's key (from their items); of the root, an item saying the piece is the day's
+ * full-day cube; of the regional cubes none, but a mark in each regional partition the days' rows fall in and not
+ * marked since the last compaction (the manifest lists those), so a report reading it adds those days' rows.
  */
 async function writePieces(
   writer: FactWriter,
   input: PipelineInput,
-  cubeFor: CubeFor,
-  dayCubes: ReadonlyMap<string, ReadonlyMap<string, UnitCube>>,
-  days: readonly {
-    day: string;
-    dd: string;
-    rootPiece?: ReturnType<CubeFor>;
-    regions: ReadonlyMap<string, ReadonlyMap<string, UnitCubeBuilder>>;
-  }[],
+  copyAsPiece: (
+    items: readonly Record<string, unknown>[],
+    variant: string,
+    period: string,
+    firsts: Record<string, unknown>[],
+  ) => Promise<void>,
+  days: readonly { day: string; dd: string; copies: ReadonlyMap<string, readonly Record<string, unknown>[]> }[],
+  countries: ReadonlySet<number>,
   manifest: MonthManifest,
   chunked: ChunkRegistry,
   guard: Guard,
 ): Promise<void> {
-  const { family, month, plan, pb } = input;
+  const { family, owner, month, plan, pb, dicts } = input;
+  const marks = { ...(manifest.marks ?? {}) };
+  const markItems: Record<string, unknown>[] = [];
+  const names = [...countries].map((code) => dicts.of('country').values[code] as string);
+  for (const v of plan.month) {
+    if (!v.partitionBy) continue;
+    const kind = v.partitionBy as 'continent' | 'subContinent' | 'country';
+    const held = new Set(marks[v.name] ?? []);
+    for (const country of names) {
+      const region = kind === 'country' ? country : (COUNTRY_REGIONS[country]?.[kind] ?? '');
+      if (region === '' || held.has(region)) continue;
+      held.add(region);
+      markItems.push({
+        pk: keys.factPartition(family.code, owner, v.name, region),
+        sk: keys.factOpenSk(month),
+        entity: FACT_ENTITY,
+        pb,
+      });
+    }
+    marks[v.name] = [...held].sort();
+  }
+  // Recorded first (a round trip, only when a partition is marked anew): a load dying after writing a mark leaves
+  // it listed, so the next compaction deletes it.
+  const marking = markItems.length === 0 ? Promise.resolve() : recordThenPut();
+  marking.catch(() => undefined); // awaited below
+  async function recordThenPut() {
+    if (!input.recordMarks) throw new Error('a load of pieces records its marks');
+    await input.recordMarks(marks);
+    await writer.putItems(markItems, guard);
+  }
+
   const records = { ...(manifest.pieces ?? {}) };
   const gone: TableKey[] = [];
   for (const d of days) {
     const period = keys.factPieceSk(month, d.dd);
-    const written: Record<string, string[]> = Object.fromEntries(
-      [...d.regions].map(([name, parts]) => [name, [...parts.keys()].sort()]),
-    );
-    const firsts: Record<string, unknown>[] = [];
-    await d.rootPiece?.finish(firsts, { pb });
-    const put = async (variant: CubeVariant, partition: string | undefined, cube: UnitCube) => {
-      const w = cubeFor(variant.name, partition, period, variant.grain);
-      await w.append(cube);
-      await w.finish(firsts, { pb });
-    };
-    const cubes = dayCubes.get(d.day) as ReadonlyMap<string, UnitCube>;
+    // The root's piece is the day's full-day cube itself: an item with no data of its own says so (month-pieces.ts).
+    const firsts: Record<string, unknown>[] = [
+      { pk: keys.factPartition(family.code, owner, plan.root.name), sk: period, entity: FACT_ENTITY, pb },
+    ];
     for (const v of plan.month) {
-      if (v.partitionBy) {
-        for (const [value, builder] of d.regions.get(v.name) ?? []) await put(v, value, builder.build());
-        continue;
-      }
+      if (v.partitionBy) continue;
       const same = plan.day.find((x) => sameGrain(x.grain, v.grain));
       if (!same) throw new Error(`${family.code}: no day cube of the grain of month cube ${v.name}`);
-      await put(v, undefined, cubes.get(same.name) as UnitCube);
+      await copyAsPiece(d.copies.get(same.name) ?? [], v.name, period, firsts);
     }
     await writer.putItems(firsts, guard);
-    // Regional pieces of this day an earlier version wrote and this one does not have.
-    const before = records[d.dd] ?? {};
-    const stale = Object.fromEntries(
-      Object.entries(before).map(([name, list]) => [name, list.filter((x) => !written[name]?.includes(x))]),
-    );
-    gone.push(...pieceKeys(input, d.dd, stale, chunked, true));
-    records[d.dd] = written;
+    // Regional pieces an earlier release wrote for this day.
+    gone.push(...pieceKeys(input, d.dd, records[d.dd] ?? {}, chunked, true));
+    records[d.dd] = {};
   }
   for (const day of input.removeDays ?? []) {
     const dd = day.slice(8, 10);
@@ -756,5 +828,7 @@ async function writePieces(
     delete records[dd];
   }
   await writer.deleteKeys(gone, guard);
+  await marking;
   manifest.pieces = records;
+  manifest.marks = marks;
 }

@@ -219,6 +219,18 @@ export const layoutOf = (v: CubeVariant): VariantLayout => {
 export const fullDayOf = (family: FamilyDef): CubeVariant =>
   variantsOf(family).find((v) => v.name === 'f') as CubeVariant;
 
+/** The month cube of a family at the full-day grain (`vg`): the root the other month cubes are rolled up from. */
+export function rootVariantOf(family: FamilyDef): CubeVariant | undefined {
+  const full = fullDayOf(family).grain;
+  return variantsOf(family).find(
+    (v) =>
+      layoutOf(v) === 'flat' &&
+      v.periods.includes('month') &&
+      v.grain.length === full.length &&
+      v.grain.every((d, i) => d === full[i]),
+  );
+}
+
 /** One row of a cube: grain values in the variant's grain order, and the measure sums. */
 export interface CubeRow {
   readonly key: readonly string[];

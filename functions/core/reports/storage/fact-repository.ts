@@ -21,9 +21,11 @@ import { MEASURE_INDEX } from '../catalog/metrics';
 import {
   blockMonths,
   type CubeVariant,
+  fullDayOf,
   type GrainDim,
   groupOfBucket,
   layoutOf,
+  rootVariantOf,
   type VariantLayout,
   variantsOf,
 } from './cube';
@@ -37,7 +39,17 @@ import {
   projectionOf,
   type StoredCube,
 } from './cube-codec';
-import { addCubes, isPieceSk, pieceBase, piecePeriod } from './month-pieces';
+import {
+  addCubes,
+  emptyStoredCube,
+  isMarkSk,
+  isPieceSk,
+  isPointer,
+  pieceBase,
+  pieceDaySk,
+  piecePeriod,
+  rowsInRegion,
+} from './month-pieces';
 import { decodeBlobs, decodeSegments, SEGMENT_ROWS, segmentDim, segmentMeasure } from './unit-codec';
 
 /** What a report read cost, for the bench and for logs. */
@@ -110,11 +122,8 @@ export function assembleChunks(period: string, items: readonly Record<string, un
   return (ordered as Record<string, unknown>[]).map((item) => decodeCube(item)).reduce((a, b) => concatCubes(a, b));
 }
 
-/**
- * An open month's cube (month-pieces.ts): its compacted cube plus the pieces of the same compaction, each assembled
- * from its chunks; pieces of an earlier compaction (being deleted) are left out.
- */
-function assembleOpenMonth(period: string, items: readonly Record<string, unknown>[]): StoredCube | undefined {
+/** A month's items: its compacted cube's, and its pieces' by piece period. */
+function splitPieces(items: readonly Record<string, unknown>[]) {
   const base: Record<string, unknown>[] = [];
   const pieces = new Map<string, Record<string, unknown>[]>();
   for (const item of items) {
@@ -126,13 +135,46 @@ function assembleOpenMonth(period: string, items: readonly Record<string, unknow
       pieces.set(piecePeriod(sk), list);
     }
   }
-  const number = pieceBase(base.find((item) => String(item.sk) === period));
+  return { base, pieces };
+}
+
+/**
+ * The day cubes the pieces of a month stand for (month-pieces.ts: a piece without data is its day's full-day cube),
+ * as `D#yyyy-mm-dd` sort keys: those of the compaction the month cube is at (or of any, with no cube there).
+ */
+function pointedDays(period: string, items: readonly Record<string, unknown>[], pb?: number): string[] {
+  const { base, pieces } = splitPieces(items);
+  const first = base.find((item) => String(item.sk) === period);
+  const number = pb ?? (first ? pieceBase(first) : undefined);
+  const out: string[] = [];
+  for (const [at, list] of pieces) {
+    const head = list.find((item) => String(item.sk) === at);
+    if (!head || !isPointer(head) || (number !== undefined && pieceBase(head) !== number)) continue;
+    out.push(pieceDaySk(at));
+  }
+  return out;
+}
+
+/**
+ * An open month's cube (month-pieces.ts): its compacted cube plus the pieces of the same compaction, each assembled
+ * from its chunks or, for a piece that is its day's full-day cube, taken from `days`; pieces of an earlier compaction
+ * (being deleted) are left out.
+ */
+function assembleOpenMonth(
+  period: string,
+  items: readonly Record<string, unknown>[],
+  days: ReadonlyMap<string, StoredCube>,
+): StoredCube | undefined {
+  const { base, pieces } = splitPieces(items);
+  const first = base.find((item) => String(item.sk) === period);
+  const number = pieceBase(first);
   const parts: StoredCube[] = [];
   const cube = assembleChunks(period, base);
   if (cube) parts.push(cube);
   for (const [at, list] of pieces) {
-    if (pieceBase(list.find((item) => String(item.sk) === at)) !== number) continue;
-    const piece = assembleChunks(at, list);
+    const head = list.find((item) => String(item.sk) === at);
+    if (!head || (first && pieceBase(head) !== number)) continue;
+    const piece = isPointer(head) ? days.get(pieceDaySk(at)) : assembleChunks(at, list);
     if (piece) parts.push(piece);
   }
   return parts.length === 0 ? undefined : addCubes(parts);
@@ -259,14 +301,76 @@ export const dynamoFactRepository = ({ db, tableName }: TableContext) => {
     );
   };
 
+  /**
+   * The cubes of one flat variant/partition at the given periods, by key in one BatchGetItem (a Query each would
+   * cost a request each): blocks of months, which are not contiguous. Periods not stored are absent from the map.
+   */
+  const readPeriods = async (
+    address: CubeAddress,
+    periods: readonly string[],
+    stats: ReadStats,
+    columns?: CubeColumns,
+  ): Promise<Map<string, StoredCube>> => {
+    const pk = keys.factPartition(address.family, address.channel, address.variant, address.partition);
+    const firsts = await getMany(
+      periods.map((sk) => ({ pk, sk })),
+      stats,
+      columns,
+    );
+    const out = new Map<string, StoredCube>();
+    const more: { period: string; first: Record<string, unknown>; header: ChunkHeader }[] = [];
+    for (const item of firsts) {
+      const period = String(item.sk);
+      const header = chunkHeader(item);
+      if (header.chunks > 1) more.push({ period, first: item, header });
+      else out.set(period, decodeCube(item));
+    }
+    if (more.length > 0) {
+      const rest = await getMany(
+        more.flatMap(({ period, header }) =>
+          Array.from({ length: header.chunks - 1 }, (_, i) => ({
+            pk,
+            sk: header.gen ? keys.factChunkSk(period, header.gen, i + 1) : `${period}#${i + 1}`,
+          })),
+        ),
+        stats,
+        columns,
+      );
+      for (const { period, first } of more) {
+        const cube = assembleChunks(period, [first, ...rest.filter((item) => basePeriod(String(item.sk)) === period)]);
+        if (cube) out.set(period, cube);
+      }
+    }
+    return out;
+  };
+
+  /** The full-day cubes of `days` (`D#…` sort keys) of an address's family and channel, by sort key. */
+  const readDays = async (
+    address: CubeAddress,
+    days: readonly string[],
+    stats: ReadStats,
+    columns: CubeColumns | undefined,
+  ): Promise<Map<string, StoredCube>> => {
+    const family = FAMILY_BY_CODE.get(address.family);
+    if (days.length === 0 || !family) return new Map();
+    const full = fullDayOf(family);
+    return readPeriods(
+      { family: address.family, channel: address.channel, variant: full.name },
+      days,
+      stats,
+      columns ? { ...columns, dims: full.grain } : undefined,
+    );
+  };
+
   const readFlat = async (
+    address: CubeAddress,
     pk: string,
     fromSk: string,
     toSk: string,
     stats: ReadStats,
     columns: CubeColumns | undefined,
     grain: readonly GrainDim[] | undefined,
-  ): Promise<PeriodCube[]> => {
+  ): Promise<{ cubes: PeriodCube[]; marked: { period: string; pb: number }[] }> => {
     const byPeriod = new Map<string, Record<string, unknown>[]>();
     const read = async (from: string, to: string, wanted: CubeColumns | undefined) => {
       const projection = wanted ? projectionExpression(projectionOf(wanted).map((n) => [n])) : {};
@@ -279,21 +383,83 @@ export const dynamoFactRepository = ({ db, tableName }: TableContext) => {
       });
     };
     await read(fromSk, `${toSk}#~`, columns);
+    const isOpen = (items: readonly Record<string, unknown>[]) =>
+      items.some((i) => isPieceSk(String(i.sk)) || isMarkSk(String(i.sk)));
     // A month with pieces (month-pieces.ts) is added up at its full grain, as a compaction would store it: read
     // again with every dimension when the projection left some out (only open months pay for this).
     if (columns && grain?.some((d) => !columns.dims.includes(d))) {
-      const open = [...byPeriod].filter(([, items]) => items.some((i) => isPieceSk(String(i.sk)))).map(([p]) => p);
+      const open = [...byPeriod].filter(([, items]) => isOpen(items)).map(([p]) => p);
       for (const period of open) byPeriod.delete(period);
       await Promise.all(open.map((period) => read(period, `${period}#~`, { ...columns, dims: grain })));
     }
+    // Pieces that are their days' full-day cubes: read those, in one request.
+    const days = await readDays(
+      address,
+      [...byPeriod].flatMap(([period, items]) => pointedDays(period, items)),
+      stats,
+      columns,
+    );
     const out: PeriodCube[] = [];
+    const marked: { period: string; pb: number }[] = [];
     for (const [period, items] of byPeriod) {
       const cube = items.some((item) => isPieceSk(String(item.sk)))
-        ? assembleOpenMonth(period, items)
+        ? assembleOpenMonth(period, items, days)
         : assembleChunks(period, items);
       if (cube) out.push({ period, cube });
+      const mark = items.find((i) => isMarkSk(String(i.sk)));
+      const first = items.find((i) => String(i.sk) === period);
+      if (mark && (!first || pieceBase(first) === pieceBase(mark))) marked.push({ period, pb: pieceBase(mark) });
     }
-    return out.sort((a, b) => (a.period < b.period ? -1 : a.period > b.period ? 1 : 0));
+    return { cubes: out.sort((a, b) => (a.period < b.period ? -1 : a.period > b.period ? 1 : 0)), marked };
+  };
+
+  /**
+   * A regional partition's open months (month-pieces.ts: marked): its cube plus the rows in its region of the root's
+   * pieces of the month, added exactly. One Query per open month, all at once.
+   */
+  const addOpenDays = async (
+    address: CubeAddress,
+    variant: CubeVariant,
+    cubes: readonly PeriodCube[],
+    marked: readonly { period: string; pb: number }[],
+    stats: ReadStats,
+    columns: CubeColumns | undefined,
+  ): Promise<PeriodCube[]> => {
+    const family = FAMILY_BY_CODE.get(address.family);
+    const root = family ? rootVariantOf(family) : undefined;
+    if (!root || !variant.partitionBy || address.partition === undefined) throw new Error('not a regional cube');
+    const kind = variant.partitionBy;
+    const region = address.partition;
+    const rootPk = factPk({ ...address, variant: root.name, partition: undefined }, 'flat');
+    const wanted = columns ? { ...columns, dims: [...variant.grain, 'country'] as GrainDim[] } : undefined;
+    const projection = wanted ? projectionExpression(projectionOf(wanted).map((n) => [n])) : {};
+    const byPeriod = new Map(cubes.map((c) => [c.period, c.cube]));
+    await Promise.all(
+      marked.map(async ({ period, pb }) => {
+        const pieces = new Map<string, Record<string, unknown>[]>();
+        await queryRange(rootPk, `${period}#p`, `${period}#p~`, stats, projection, (item) => {
+          stats.bytes += attributesSize(item as CubeAttributes);
+          const at = piecePeriod(String(item.sk));
+          const list = pieces.get(at);
+          if (list) list.push(item);
+          else pieces.set(at, [item]);
+        });
+        const days = await readDays(address, pointedDays(period, [...pieces.values()].flat(), pb), stats, wanted);
+        const parts = [byPeriod.get(period) ?? emptyStoredCube(variant.grain)];
+        for (const [at, list] of pieces) {
+          const head = list.find((item) => String(item.sk) === at);
+          if (!head || pieceBase(head) !== pb) continue;
+          const piece = isPointer(head) ? days.get(pieceDaySk(at)) : assembleChunks(at, list);
+          if (piece) parts.push(rowsInRegion(piece, kind, region));
+        }
+        byPeriod.set(period, addCubes(parts));
+      }),
+    );
+    const stored = new Set(cubes.map((c) => c.period));
+    return [...byPeriod]
+      .filter(([period, cube]) => stored.has(period) || cube.size > 0)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+      .map(([period, cube]) => ({ period, cube }));
   };
 
   const readByDay = async (
@@ -371,7 +537,10 @@ export const dynamoFactRepository = ({ db, tableName }: TableContext) => {
     ): Promise<PeriodCube[]> {
       const { layout, variant } = variantOf(address);
       const pk = factPk(address, layout);
-      if (layout === 'flat' || !variant) return readFlat(pk, fromSk, toSk, stats, columns, variant?.grain);
+      if (layout === 'flat' || !variant) {
+        const { cubes, marked } = await readFlat(address, pk, fromSk, toSk, stats, columns, variant?.grain);
+        return marked.length === 0 || !variant ? cubes : addOpenDays(address, variant, cubes, marked, stats, columns);
+      }
       if (layout === 'daily' && address.partition !== undefined)
         return readDaily(pk, variant, address.partition, fromSk, toSk, stats, columns);
       return readByDay(pk, variant, fromSk, toSk, stats, columns);
@@ -390,7 +559,8 @@ export const dynamoFactRepository = ({ db, tableName }: TableContext) => {
       const { variant } = variantOf(address);
       const months = blockMonths(block);
       const grain = variant?.grain;
-      const cubes = await readFlat(
+      const { cubes } = await readFlat(
+        address,
         factPk(address, 'flat'),
         `M#${months[0]}`,
         `M#${months[months.length - 1]}`,
@@ -401,51 +571,7 @@ export const dynamoFactRepository = ({ db, tableName }: TableContext) => {
       return cubes.length === 0 ? [] : [{ period: block, cube: addCubes(cubes.map((c) => c.cube)) }];
     },
 
-    /**
-     * The cubes of one flat variant/partition at the given periods, by key in one BatchGetItem (a Query each would
-     * cost a request each): blocks of months, which are not contiguous. Periods not stored are absent from the map.
-     */
-    async readPeriods(
-      address: CubeAddress,
-      periods: readonly string[],
-      stats: ReadStats,
-      columns?: CubeColumns,
-    ): Promise<Map<string, StoredCube>> {
-      const pk = keys.factPartition(address.family, address.channel, address.variant, address.partition);
-      const firsts = await getMany(
-        periods.map((sk) => ({ pk, sk })),
-        stats,
-        columns,
-      );
-      const out = new Map<string, StoredCube>();
-      const more: { period: string; first: Record<string, unknown>; header: ChunkHeader }[] = [];
-      for (const item of firsts) {
-        const period = String(item.sk);
-        const header = chunkHeader(item);
-        if (header.chunks > 1) more.push({ period, first: item, header });
-        else out.set(period, decodeCube(item));
-      }
-      if (more.length > 0) {
-        const rest = await getMany(
-          more.flatMap(({ period, header }) =>
-            Array.from({ length: header.chunks - 1 }, (_, i) => ({
-              pk,
-              sk: header.gen ? keys.factChunkSk(period, header.gen, i + 1) : `${period}#${i + 1}`,
-            })),
-          ),
-          stats,
-          columns,
-        );
-        for (const { period, first } of more) {
-          const cube = assembleChunks(period, [
-            first,
-            ...rest.filter((item) => basePeriod(String(item.sk)) === period),
-          ]);
-          if (cube) out.set(period, cube);
-        }
-      }
-      return out;
-    },
+    readPeriods,
   };
 };
 

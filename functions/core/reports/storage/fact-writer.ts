@@ -96,8 +96,13 @@ export interface MonthManifest {
   pending?: PendingLoad;
   /** The compaction number of the month cubes (month-pieces.ts); absent: 0. */
   pb?: number;
-  /** Days held as pieces since the last compaction (dd), with the regional partitions each wrote, per variant. */
+  /**
+   * Days held as pieces since the last compaction (dd); each with the regional partitions it wrote pieces in, per
+   * variant (manifests of the release before regional marks; now empty).
+   */
   pieces?: Record<string, Record<string, string[]>>;
+  /** Regional partitions marked since the last compaction (month-pieces.ts), per variant. */
+  marks?: Record<string, string[]>;
   /** A manifest of an earlier release (no `ver`): its month is rebuilt from the stored days. */
   legacy?: boolean;
 }
@@ -345,6 +350,8 @@ export const dynamoFactWriter = ({ db, tableName }: TableContext) => {
       measures: readonly number[],
       gen: string,
       guard: Guard,
+      /** Told each chunk item after the first as it goes out (a copy of the cube is written elsewhere too). */
+      onChunk?: (item: Record<string, unknown>) => void,
     ) {
       let pending: Record<string, unknown>[] = [];
       const drain = async () => {
@@ -353,7 +360,9 @@ export const dynamoFactWriter = ({ db, tableName }: TableContext) => {
         if (items.length > 0) await putItems(items, guard);
       };
       const writer = new CubeWriter(grain, dicts, measures, gen, async (chunk, attributes) => {
-        pending.push({ pk, sk: keys.factChunkSk(period, gen, chunk), entity: FACT_ENTITY, ...attributes });
+        const item = { pk, sk: keys.factChunkSk(period, gen, chunk), entity: FACT_ENTITY, ...attributes };
+        onChunk?.(item);
+        pending.push(item);
         if (pending.length >= 25) await drain();
       });
       return {

@@ -9,13 +9,25 @@
  * equals its month cube's (or is 0 where the month has no cube yet). A compaction writes cubes with the next number
  * before it deletes the pieces it folded, so a reader in between sees the new cube and ignores the old pieces.
  *
+ * The root's piece of a day holds no data: its rows are the day's full-day cube (`f` at `D#<day>`, the same grain),
+ * which a report reading the month then reads by key (a second request, for open months only), and a compaction
+ * folds from there. Writing the full day a second time would make a day's load half as costly again.
+ *
+ * The regional cubes (`vk`/`vs`/`vn`, a partition per region) get no pieces: a day's rows in every region would be
+ * about three times the day again, written every day and deleted at every compaction. A regional partition the open
+ * days have rows in holds a **mark** at `M#<month>#o` instead (written once per compaction, with its `pb`), and a
+ * report reading it adds the root's pieces of the month (the full-day grain, country included), their rows in the
+ * region: a second Query, for open months only. A mark counts like a piece (its `pb` equal to its cube's, or no cube
+ * there yet: a region first seen since the compaction).
+ *
  * Sums are added in micro-units (units.ts), exactly, so a month read as cube + pieces equals the cube a compaction
  * of the same days stores, to the last bit.
  */
 import { keys } from '../../db/keys';
+import { COUNTRY_REGIONS } from '../catalog/geo';
 import { MEASURES } from '../catalog/metrics';
-import { videoBucket } from './cube';
-import type { KeyColumn, StoredCube } from './cube-codec';
+import { type PartitionKind, videoBucket } from './cube';
+import { HEADER, type KeyColumn, LEGACY, type StoredCube } from './cube-codec';
 import { UNIT } from './units';
 
 /** Whether a sort key is a piece of a month (`M#2026-08#p15`, or one of its chunks). */
@@ -26,6 +38,19 @@ export const piecePeriod = (sk: string) => sk.split('#').slice(0, 3).join('#');
 
 /** The piece period of a day of a month. */
 export const pieceOf = (month: string, day: string) => keys.factPieceSk(month, day.slice(8, 10));
+
+/**
+ * Whether a piece's first item is its day's full-day cube (no data of its own: the root's pieces, whose rows are the
+ * day's full-day cube `f` at `D#<day>`, written once there).
+ */
+export const isPointer = (item: Readonly<Record<string, unknown>>) =>
+  item[HEADER] === undefined && item[LEGACY] === undefined;
+
+/** The full-day cube's sort key a piece period stands for (`M#2026-08#p15` → `D#2026-08-15`). */
+export const pieceDaySk = (piece: string) => `D#${piece.slice(2, 9)}-${piece.slice(-2)}`;
+
+/** Whether a sort key is an open month's mark in a regional partition (`M#2026-08#o`). */
+export const isMarkSk = (sk: string) => sk.startsWith('M#') && sk.endsWith('#o') && sk.split('#').length === 3;
 
 /** A compaction number as stored (absent: 0, cubes written before pieces existed). */
 export const pieceBase = (item: Readonly<Record<string, unknown>> | undefined) => Number(item?.pb ?? 0);
@@ -110,5 +135,33 @@ export function addCubes(parts: readonly StoredCube[]): StoredCube {
         ? Float64Array.from(sorted, (row) => row.sums[m] as number).map((u) => (Number.isNaN(u) ? u : u / UNIT))
         : undefined,
     ),
+  };
+}
+
+/** A cube of no rows. */
+export const emptyStoredCube = (grain: StoredCube['grain']): StoredCube => ({
+  grain,
+  size: 0,
+  keys: grain.map(() => ({ values: [], codes: new Uint32Array(0) })),
+  measures: MEASURES.map(() => undefined),
+});
+
+/** The rows of a cube holding `country` whose country lies in a region (a continent, a sub-continent or a country). */
+export function rowsInRegion(cube: StoredCube, kind: PartitionKind, region: string): StoredCube {
+  const c = cube.grain.indexOf('country');
+  if (c < 0) throw new Error('a regional read needs the country of the pieces');
+  const column = cube.keys[c] as KeyColumn;
+  const inside = column.values.map((country) =>
+    kind === 'country'
+      ? country === region
+      : (COUNTRY_REGIONS[country] as Record<string, string> | undefined)?.[kind] === region,
+  );
+  const rows: number[] = [];
+  for (let i = 0; i < cube.size; i++) if (inside[column.codes[i] as number]) rows.push(i);
+  return {
+    grain: cube.grain,
+    size: rows.length,
+    keys: cube.keys.map((k) => ({ values: k.values, codes: Uint32Array.from(rows, (i) => k.codes[i] as number) })),
+    measures: cube.measures.map((m) => (m ? Float64Array.from(rows, (i) => m[i] as number) : undefined)),
   };
 }
