@@ -544,7 +544,7 @@ describe('per-file loads in any order, restated any number of times, equal the b
     const pieced = await freshChannel();
     const batch = await freshChannel();
     const withExtra = (channel: string) => {
-      const days = exportsFor(channel).filter((d) => d.date >= '20260401' && d.date <= '20260409');
+      const days = exportsFor(channel).filter((d) => d.date >= '20260401' && d.date <= '20260417');
       const last = days[days.length - 1] as DayExport;
       // Tuvalu (sub-continent 061, Oceania 009): in no generated row.
       const cells: Record<string, string> = {
@@ -561,8 +561,8 @@ describe('per-file loads in any order, restated any number of times, equal the b
       return [...days.slice(0, -1), { ...last, rows: [...last.rows, row] }];
     };
     const days = withExtra(pieced.channel);
-    await ingestOk(days.slice(0, 8).map((d) => fileOf(pieced.channel, d))); // compacted: 8 days at once
-    await ingestOk([fileOf(pieced.channel, days[8] as DayExport)]); // a piece; Tuvalu's partitions have no cube
+    await ingestOk(days.slice(0, 16).map((d) => fileOf(pieced.channel, d))); // compacted: 16 days at once
+    await ingestOk([fileOf(pieced.channel, days[16] as DayExport)]); // a piece; Tuvalu's partitions have no cube
     await ingestOk(withExtra(batch.channel).map((d) => fileOf(batch.channel, d)));
     const top = { startDate: '2026-04-01', endDate: '2026-04-30', metrics: 'views,likes', dimensions: 'video' };
     const regional = [
@@ -1182,17 +1182,17 @@ describe('a load that dies half-way is finished or undone by the next one (month
   // What arrives next for that day: a later restatement with a third of the rows (countries and videos drop out).
   const later = (day: DayExport) =>
     mapColumn({ ...day, rows: day.rows.filter((_, n) => n % 3 === 0) }, 'likes', (v) => v + 1);
-  // April 1–12 compacted, 13 and 14 as pieces; then the load that dies: a piece day restated, a new day (pieces),
-  // or a compacted day restated (a compaction folding the pieces).
+  // April 1–16 compacted (more than OPEN_DAYS at once), 17 and 18 as pieces; then the load that dies: a piece day
+  // restated, a new day (pieces), or a compacted day restated (a compaction folding the pieces).
   const cases = [
-    { name: 'a piece day restated', day: 12, restated: true },
-    { name: 'a new day as a piece', day: 15, restated: false },
+    { name: 'a piece day restated', day: 16, restated: true },
+    { name: 'a new day as a piece', day: 19, restated: false },
     { name: 'a compacted day restated (compaction)', day: 4, restated: true },
   ];
   const setUp = async (channel: string) => {
     const days = april(channel);
-    await ingestOk(days.slice(0, 12).map((d) => fileOf(channel, d)));
-    for (const d of days.slice(12, 14)) await ingestOk([fileOf(channel, d)]);
+    await ingestOk(days.slice(0, 16).map((d) => fileOf(channel, d)));
+    for (const d of days.slice(16, 18)) await ingestOk([fileOf(channel, d)]);
     return days;
   };
 
@@ -1210,7 +1210,7 @@ describe('a load that dies half-way is finished or undone by the next one (month
 
       // The batch of the final files, once: every dying load must end as it does.
       const batch = await freshChannel();
-      const finals = april(batch.channel).slice(0, 14);
+      const finals = april(batch.channel).slice(0, 18);
       const day = april(batch.channel)[c.day] as DayExport;
       if (c.restated) finals[c.day] = later(changed(day));
       else finals.push(later(day));

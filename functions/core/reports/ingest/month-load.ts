@@ -139,9 +139,12 @@ const daysIn = (month: string) =>
 
 /**
  * Days a month keeps as pieces before a load compacts it (month-pieces.ts): a report reads at most this many pieces
- * beside a month's cube, and a load of one day writes the day's pieces, not the month's cubes again.
+ * beside a month's cube (each a day's size: no more than its days read as edge days), and a load of one day writes
+ * the day's pieces, not the month's cubes again. A compaction rewrites the month so far, so fewer of them make a
+ * month loaded a day at a time cheaper: at 15 a 30- or 31-day month compacts on its 16th day and on its last (at 7:
+ * the 8th, 16th, 24th and last, twice the writes; bench/ingest.ts measures it).
  */
-export const OPEN_DAYS = 7;
+export const OPEN_DAYS = 15;
 
 /**
  * Loads `days` (each one day's facts of this owner and family) into `month`. Throws LeaseBusy when another load
