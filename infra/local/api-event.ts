@@ -29,16 +29,20 @@ function headerMaps(headers: IncomingHttpHeaders) {
   return { single, multi };
 }
 
-function queryMaps(url: URL) {
-  if ([...url.searchParams.keys()].length === 0) return { single: null, multi: null };
+function queryMaps(url: URL): { single: Record<string, string> | null; multi: Record<string, string[]> | null } {
+  if (url.search === '') return { single: null, multi: null };
   // Prototype-free maps: a parameter named `constructor` or `__proto__` is just a name (as on API Gateway).
   const single: Record<string, string> = Object.create(null);
   const multi: Record<string, string[]> = Object.create(null);
+  let any = false;
   for (const [name, value] of url.searchParams) {
+    any = true;
     single[name] = value;
-    multi[name] = [...(Object.hasOwn(multi, name) ? (multi[name] as string[]) : []), value];
+    const values = multi[name];
+    if (values) values.push(value);
+    else multi[name] = [value];
   }
-  return { single, multi };
+  return any ? { single, multi } : { single: null, multi: null };
 }
 
 interface RequestParts {

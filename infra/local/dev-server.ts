@@ -72,10 +72,15 @@ export function createDevServer(options: DevServerOptions): Server {
     options.authorizerCacheTtlSeconds ?? DEFAULT_AUTHORIZER_CACHE_TTL_SECONDS,
   );
   const handlers = new Map<string, Promise<ProxyHandler>>();
+  /** The handlers already loaded, called without waiting on their import again. */
+  const loaded = new Map<string, ProxyHandler>();
   const handlerFor = (route: RouteDef) => {
     let h = handlers.get(route.id);
     if (!h) {
-      h = import(pathToFileURL(path.join(ROOT, route.entry)).href).then((m: { handler: ProxyHandler }) => m.handler);
+      h = import(pathToFileURL(path.join(ROOT, route.entry)).href).then((m: { handler: ProxyHandler }) => {
+        loaded.set(route.id, m.handler);
+        return m.handler;
+      });
       handlers.set(route.id, h);
     }
     return h;
@@ -124,7 +129,7 @@ export function createDevServer(options: DevServerOptions): Server {
     try {
       // The stack builds the page next to the function's bundle; locally it is built on first use.
       if (match.route.id === 'explorer.page') process.env.EXPLORER_PAGE_FILE = await localExplorerPageFile();
-      const handler = await handlerFor(match.route);
+      const handler = loaded.get(match.route.id) ?? (await handlerFor(match.route));
       result = await handler(toProxyEvent(local, match.route, match.pathParameters, context, requestId));
     } catch {
       // A handler that throws is a Lambda error: API Gateway answers 5xx with the gateway body.

@@ -89,7 +89,7 @@ export const toGroupResource = (g: Group) => {
     etag: g.etag,
     id: g.id,
     snippet: { publishedAt: g.publishedAt, title: g.title },
-    contentDetails: { itemCount: String(g.itemCount), ...(itemType ? { itemType } : {}) },
+    contentDetails: itemType ? { itemCount: String(g.itemCount), itemType } : { itemCount: String(g.itemCount) },
   };
 };
 
