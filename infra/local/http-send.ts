@@ -8,8 +8,9 @@ import { MIN_COMPRESSION_BYTES } from '../../functions/_shared/transport';
 
 /** The encoding to use for a client's Accept-Encoding, honouring q=0 refusals and `*`. */
 export function chooseEncoding(acceptEncoding: string | undefined): 'gzip' | 'deflate' | undefined {
+  if (!acceptEncoding) return undefined;
   const q = new Map<string, number>();
-  for (const part of (acceptEncoding ?? '').split(',')) {
+  for (const part of acceptEncoding.split(',')) {
     const [name, ...params] = part.trim().toLowerCase().split(';');
     if (!name) continue;
     const qParam = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
