@@ -90,7 +90,7 @@ export function createDevServer(options: DevServerOptions): Server {
     const origin = req.headers.origin;
     const gatewayError = (type: GatewayErrorType) =>
       sendGatewayError(req, res, type, gatewayCorsHeaders(origins, origin));
-    const body = await readBody(req);
+    const body = announcesBody(req) ? await readBody(req) : '';
     if (body === undefined) return gatewayError('REQUEST_TOO_LARGE');
     const url = new URL(req.url ?? '/', `http://${req.headers.host ?? '127.0.0.1'}`);
     if (url.pathname.startsWith(LOCAL_PREFIX)) return serveLocalSignIn(req, res, url, body, options);
@@ -176,6 +176,14 @@ function sendGatewayError(
   sendBody(req, res, body.error.code, headers, JSON.stringify(body));
   return body.error.code;
 }
+
+/**
+ * Whether a request carries a body: one with neither Content-Length nor Transfer-Encoding has none (RFC 9112 §6.3),
+ * so there is nothing to wait for (Node discards the empty stream once the answer is sent).
+ */
+const announcesBody = (req: IncomingMessage): boolean =>
+  req.headers['transfer-encoding'] !== undefined ||
+  (req.headers['content-length'] !== undefined && req.headers['content-length'] !== '0');
 
 /** The request body as text, or undefined when it is larger than the gateway would pass on. */
 function readBody(req: IncomingMessage): Promise<string | undefined> {
