@@ -260,14 +260,24 @@ export const pascalId = (id: string): string =>
 export const deployedRoutes = (options: { readonly explorer: boolean }): readonly RouteDef[] =>
   (routes as readonly RouteDef[]).filter((r) => !r.option || options[r.option]);
 
+/** A route's template split once into its segments: a literal, or the name of a `{param}`. */
+const compiledRoutes = (routes as readonly RouteDef[]).map((route) => ({
+  route,
+  segments: route.path.split('/').map((seg) => {
+    const param = /^\{(\w+)\}$/.exec(seg)?.[1];
+    return param ? { param } : { literal: seg };
+  }),
+}));
+
 /** Matches a concrete request path against the route templates; path parameters are decoded. */
 export function matchRoute(
   method: string,
   pathname: string,
 ): { route: RouteDef; pathParameters: Record<string, string> } | { route: undefined; pathMatched: boolean } {
+  const parts = pathname.split('/');
   let pathMatched = false;
-  for (const route of routes as readonly RouteDef[]) {
-    const params = matchPath(route.path, pathname);
+  for (const { route, segments } of compiledRoutes) {
+    const params = matchPath(segments, parts);
     if (!params) continue;
     pathMatched = true;
     if (route.method === method) return { route, pathParameters: params };
@@ -275,23 +285,23 @@ export function matchRoute(
   return { route: undefined, pathMatched };
 }
 
-function matchPath(template: string, pathname: string): Record<string, string> | undefined {
-  const t = template.split('/');
-  const p = pathname.split('/');
-  if (t.length !== p.length) return undefined;
+function matchPath(
+  segments: readonly ({ param: string } | { literal: string })[],
+  parts: readonly string[],
+): Record<string, string> | undefined {
+  if (segments.length !== parts.length) return undefined;
   const params: Record<string, string> = {};
-  for (let i = 0; i < t.length; i++) {
-    const seg = t[i] as string;
-    const actual = p[i] as string;
-    const param = /^\{(\w+)\}$/.exec(seg)?.[1];
-    if (param) {
+  for (let i = 0; i < segments.length; i++) {
+    const seg = segments[i] as { param?: string; literal?: string };
+    const actual = parts[i] as string;
+    if (seg.param !== undefined) {
       if (!actual) return undefined;
       try {
-        params[param] = decodeURIComponent(actual);
+        params[seg.param] = decodeURIComponent(actual);
       } catch {
         return undefined;
       }
-    } else if (seg !== actual) return undefined;
+    } else if (seg.literal !== actual) return undefined;
   }
   return params;
 }

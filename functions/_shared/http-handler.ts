@@ -13,7 +13,7 @@ import { type ApiResponse, render } from './http-result';
 import { type InvocationFigures, measured, withRequestContext } from './observability';
 import { type Principal, principalFrom } from './principal';
 import { headerOf, requestRootUrl } from './request-url';
-import { readSystemParameters, type SystemParameters } from './system-parameters';
+import { readSystemParameters } from './system-parameters';
 import { corsHeaders } from './transport';
 
 export interface PublicHttpRequest {
@@ -48,9 +48,10 @@ export const httpHandler = (
   options: HandlerOptions,
   run: (req: HttpRequest) => Promise<ApiResponse>,
 ): ProxyHandler =>
-  wrap(operation, options, (req, event) =>
-    run(Object.assign(req, { principal: principalFrom(event, env.scopeBase, Math.floor(Date.now() / 1000)) })),
-  );
+  wrap(operation, options, (req, event) => {
+    req.principal = principalFrom(event, env.scopeBase, Math.floor(Date.now() / 1000));
+    return run(req as HttpRequest);
+  });
 
 /** A public operation (no token: the discovery documents, the Query Explorer page). */
 export const publicHttpHandler = (
@@ -59,10 +60,33 @@ export const publicHttpHandler = (
   run: (req: PublicHttpRequest) => Promise<ApiResponse>,
 ): ProxyHandler => wrap(operation, options, (req) => run(req));
 
+/**
+ * One request as an operation sees it. A class rather than an object literal: its `rootUrl` getter lives on the
+ * prototype, so building a request per call costs no more than its fields.
+ */
+class OperationRequest implements PublicHttpRequest {
+  readonly pathParameters: Readonly<Record<string, string>>;
+  principal?: Principal;
+  constructor(
+    private readonly event: APIGatewayProxyEvent,
+    readonly query: Readonly<Record<string, string>>,
+    readonly body: unknown,
+    readonly requestId: string,
+    readonly figures: InvocationFigures,
+  ) {
+    this.pathParameters = (event.pathParameters ?? {}) as Record<string, string>;
+  }
+
+  // Worked out only by the operations that name the API in their answer.
+  get rootUrl(): string {
+    return requestRootUrl(this.event, env.publicRootUrl);
+  }
+}
+
 function wrap(
   operation: RouteId,
   options: HandlerOptions,
-  run: (req: PublicHttpRequest, event: APIGatewayProxyEvent) => Promise<ApiResponse>,
+  run: (req: OperationRequest, event: APIGatewayProxyEvent) => Promise<ApiResponse>,
 ): ProxyHandler {
   const response = routesById.get(operation)?.response;
   const responseSchema = response ? schemaNamed(response) : undefined;
@@ -71,8 +95,8 @@ function wrap(
       operation,
       async (figures) => {
         const requestId = event.requestContext?.requestId ?? context?.awsRequestId ?? 'local';
-        let system: SystemParameters = { prettyPrint: true };
-        let cors: Record<string, string> = {};
+        let prettyPrint = true;
+        let cors: Readonly<Record<string, string>> = NO_HEADERS;
         try {
           cors = corsHeaders(env.corsOrigins, headerOf(event, 'origin'));
           const read = readSystemParameters(
@@ -81,28 +105,20 @@ function wrap(
             responseSchema,
             schemaNamed,
           );
-          system = read.system;
-          const req: PublicHttpRequest = {
-            query: read.query,
-            pathParameters: (event.pathParameters ?? {}) as Record<string, string>,
-            body: readBody(event, options.body),
-            requestId,
-            figures,
-            // Worked out only by the operations that name the API in their answer.
-            get rootUrl() {
-              return requestRootUrl(event, env.publicRootUrl);
-            },
-          };
+          prettyPrint = read.system.prettyPrint;
+          const req = new OperationRequest(event, read.query, readBody(event, options.body), requestId, figures);
           const res = await run(req, event);
-          return render(res, { ...system, extraHeaders: cors });
+          return render(res, { prettyPrint, fields: read.system.fields, extraHeaders: cors });
         } catch (err) {
-          return render(errorResponse(err, requestId), { prettyPrint: system.prettyPrint, extraHeaders: cors });
+          return render(errorResponse(err, requestId), { prettyPrint, extraHeaders: cors });
         }
       },
       { latency: options.latencyMetric },
     );
   return withRequestContext(operation, handle, (event) => event.requestContext?.requestId);
 }
+
+const NO_HEADERS: Readonly<Record<string, string>> = Object.freeze({});
 
 /** Single-valued query parameters; a parameter given twice is ambiguous and refused. */
 function readQuery(event: APIGatewayProxyEvent): Record<string, string> {

@@ -27,5 +27,20 @@ export function principalFrom(event: APIGatewayProxyEvent, scopeBase: string, no
   if (!sub || !Number.isFinite(exp)) throw unauthenticated();
   // The authorizer's cached decision can outlive the token; re-check expiry here.
   if (exp <= nowSeconds) throw unauthenticated();
-  return { sub, scopes: grantedScopeNames(scopeBase, String(ctx?.scope ?? '')), exp };
+  return { sub, scopes: scopesOf(scopeBase, String(ctx?.scope ?? '')), exp };
+}
+
+/** A caller's token (and so its scope claim) repeats request after request: its scope set is worked out once. */
+const grantedByClaim = new Map<string, ReadonlySet<ScopeName>>();
+const MAX_CLAIMS = 1000;
+
+function scopesOf(scopeBase: string, claim: string): ReadonlySet<ScopeName> {
+  const key = `${scopeBase}\n${claim}`;
+  let scopes = grantedByClaim.get(key);
+  if (!scopes) {
+    scopes = grantedScopeNames(scopeBase, claim);
+    if (grantedByClaim.size >= MAX_CLAIMS) grantedByClaim.clear();
+    grantedByClaim.set(key, scopes);
+  }
+  return scopes;
 }

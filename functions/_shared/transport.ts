@@ -45,13 +45,16 @@ export function parseCorsOrigins(text: string | undefined): CorsOrigins {
 const originAllowed = (origins: CorsOrigins, origin: string | undefined): origin is string =>
   origins === '*' || (origin !== undefined && origins.includes(origin.toLowerCase()));
 
+const EXPOSE = { 'Access-Control-Expose-Headers': CORS_EXPOSE_HEADERS.join(', ') };
+/** Any origin: the same headers on every answer, built once. */
+const ANY_ORIGIN: Readonly<Record<string, string>> = Object.freeze({ 'Access-Control-Allow-Origin': '*', ...EXPOSE });
+
 /** Headers for an actual (non-preflight) response to a request from `origin`. */
-export function corsHeaders(origins: CorsOrigins, origin: string | undefined): Record<string, string> {
-  const expose = { 'Access-Control-Expose-Headers': CORS_EXPOSE_HEADERS.join(', ') };
-  if (origins === '*') return { 'Access-Control-Allow-Origin': '*', ...expose };
+export function corsHeaders(origins: CorsOrigins, origin: string | undefined): Readonly<Record<string, string>> {
+  if (origins === '*') return ANY_ORIGIN;
   // A cache must not hand one origin's answer to another: the header depends on the request's Origin.
   return originAllowed(origins, origin)
-    ? { 'Access-Control-Allow-Origin': origin, ...expose, Vary: 'Origin' }
+    ? { 'Access-Control-Allow-Origin': origin, ...EXPOSE, Vary: 'Origin' }
     : { Vary: 'Origin' };
 }
 
@@ -78,7 +81,6 @@ export function preflightHeaders(
  * Google errors that carry no data. The local server does the same.
  */
 export function gatewayCorsHeaders(origins: CorsOrigins, origin: string | undefined): Record<string, string> {
-  const expose = { 'Access-Control-Expose-Headers': CORS_EXPOSE_HEADERS.join(', ') };
-  if (origins === '*') return { 'Access-Control-Allow-Origin': '*', ...expose };
-  return { ...(origin ? { 'Access-Control-Allow-Origin': origin } : {}), ...expose, Vary: 'Origin' };
+  if (origins === '*') return { ...ANY_ORIGIN };
+  return { ...(origin ? { 'Access-Control-Allow-Origin': origin } : {}), ...EXPOSE, Vary: 'Origin' };
 }

@@ -72,10 +72,15 @@ export function createDevServer(options: DevServerOptions): Server {
     options.authorizerCacheTtlSeconds ?? DEFAULT_AUTHORIZER_CACHE_TTL_SECONDS,
   );
   const handlers = new Map<string, Promise<ProxyHandler>>();
+  /** The handlers already loaded, called without waiting on their import again. */
+  const loaded = new Map<string, ProxyHandler>();
   const handlerFor = (route: RouteDef) => {
     let h = handlers.get(route.id);
     if (!h) {
-      h = import(pathToFileURL(path.join(ROOT, route.entry)).href).then((m: { handler: ProxyHandler }) => m.handler);
+      h = import(pathToFileURL(path.join(ROOT, route.entry)).href).then((m: { handler: ProxyHandler }) => {
+        loaded.set(route.id, m.handler);
+        return m.handler;
+      });
       handlers.set(route.id, h);
     }
     return h;
@@ -85,7 +90,7 @@ export function createDevServer(options: DevServerOptions): Server {
     const origin = req.headers.origin;
     const gatewayError = (type: GatewayErrorType) =>
       sendGatewayError(req, res, type, gatewayCorsHeaders(origins, origin));
-    const body = await readBody(req);
+    const body = announcesBody(req) ? await readBody(req) : '';
     if (body === undefined) return gatewayError('REQUEST_TOO_LARGE');
     const url = new URL(req.url ?? '/', `http://${req.headers.host ?? '127.0.0.1'}`);
     if (url.pathname.startsWith(LOCAL_PREFIX)) return serveLocalSignIn(req, res, url, body, options);
@@ -124,7 +129,7 @@ export function createDevServer(options: DevServerOptions): Server {
     try {
       // The stack builds the page next to the function's bundle; locally it is built on first use.
       if (match.route.id === 'explorer.page') process.env.EXPLORER_PAGE_FILE = await localExplorerPageFile();
-      const handler = await handlerFor(match.route);
+      const handler = loaded.get(match.route.id) ?? (await handlerFor(match.route));
       result = await handler(toProxyEvent(local, match.route, match.pathParameters, context, requestId));
     } catch {
       // A handler that throws is a Lambda error: API Gateway answers 5xx with the gateway body.
@@ -171,6 +176,14 @@ function sendGatewayError(
   sendBody(req, res, body.error.code, headers, JSON.stringify(body));
   return body.error.code;
 }
+
+/**
+ * Whether a request carries a body: one with neither Content-Length nor Transfer-Encoding has none (RFC 9112 §6.3),
+ * so there is nothing to wait for (Node discards the empty stream once the answer is sent).
+ */
+const announcesBody = (req: IncomingMessage): boolean =>
+  req.headers['transfer-encoding'] !== undefined ||
+  (req.headers['content-length'] !== undefined && req.headers['content-length'] !== '0');
 
 /** The request body as text, or undefined when it is larger than the gateway would pass on. */
 function readBody(req: IncomingMessage): Promise<string | undefined> {

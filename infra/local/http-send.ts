@@ -8,8 +8,9 @@ import { MIN_COMPRESSION_BYTES } from '../../functions/_shared/transport';
 
 /** The encoding to use for a client's Accept-Encoding, honouring q=0 refusals and `*`. */
 export function chooseEncoding(acceptEncoding: string | undefined): 'gzip' | 'deflate' | undefined {
+  if (!acceptEncoding) return undefined;
   const q = new Map<string, number>();
-  for (const part of (acceptEncoding ?? '').split(',')) {
+  for (const part of acceptEncoding.split(',')) {
     const [name, ...params] = part.trim().toLowerCase().split(';');
     if (!name) continue;
     const qParam = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
@@ -31,13 +32,15 @@ export function sendBody(
   headers: OutgoingHttpHeaders,
   body: string,
 ): void {
-  const bytes = Buffer.from(body, 'utf8');
-  const encoding = bytes.length >= MIN_COMPRESSION_BYTES ? chooseEncoding(req.headers['accept-encoding']) : undefined;
+  const length = Buffer.byteLength(body, 'utf8');
+  const encoding = length >= MIN_COMPRESSION_BYTES ? chooseEncoding(req.headers['accept-encoding']) : undefined;
   if (!encoding) {
-    if (!res.headersSent) res.writeHead(status, { ...headers, 'Content-Length': bytes.length });
-    res.end(bytes);
+    // The text as it is: Node writes it with the headers, no copy of it made here.
+    if (!res.headersSent) res.writeHead(status, { ...headers, 'Content-Length': length });
+    res.end(body, 'utf8');
     return;
   }
+  const bytes = Buffer.from(body, 'utf8');
   const encoded = encoding === 'gzip' ? gzipSync(bytes) : deflateSync(bytes);
   const vary = Object.entries(headers).find(([k]) => k.toLowerCase() === 'vary')?.[1];
   const rest = Object.fromEntries(Object.entries(headers).filter(([k]) => k.toLowerCase() !== 'vary'));

@@ -27,17 +27,20 @@ export function translate(err: unknown): never {
   throw err;
 }
 
-export const toGroup = (item: Record<string, unknown>): Group => ({
-  id: String(item.id),
-  actor: String(item.actor),
-  title: String(item.title),
-  ...(item.declaredItemType ? { declaredItemType: item.declaredItemType as ResourceKind } : {}),
-  ...(item.itemType ? { itemType: item.itemType as ResourceKind } : {}),
-  itemCount: Number(item.itemCount),
-  status: item.status === 'deleting' ? 'deleting' : 'active',
-  etag: String(item.etag),
-  publishedAt: String(item.publishedAt),
-});
+export const toGroup = (item: Record<string, unknown>): Group => {
+  const group: { -readonly [K in keyof Group]: Group[K] } = {
+    id: String(item.id),
+    actor: String(item.actor),
+    title: String(item.title),
+    itemCount: Number(item.itemCount),
+    status: item.status === 'deleting' ? 'deleting' : 'active',
+    etag: String(item.etag),
+    publishedAt: String(item.publishedAt),
+  };
+  if (item.declaredItemType) group.declaredItemType = item.declaredItemType as ResourceKind;
+  if (item.itemType) group.itemType = item.itemType as ResourceKind;
+  return group;
+};
 
 export const toItem = (item: Record<string, unknown>): GroupItem => ({
   id: String(item.id),

@@ -3,7 +3,7 @@
  * An edited token, or one issued to another owner, fails verification (400), so it can never page through
  * somebody else's groups.
  */
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createHmac, createSecretKey, timingSafeEqual } from 'node:crypto';
 import { groupErrors } from './group-errors';
 
 export interface PageTokenCodec {
@@ -13,7 +13,9 @@ export interface PageTokenCodec {
 }
 
 export function hmacPageTokens(secret: string): PageTokenCodec {
-  const sign = (payload: string) => createHmac('sha256', secret).update(payload).digest('base64url');
+  // The key is imported once: from a string, every createHmac would import it again.
+  const key = createSecretKey(Buffer.from(secret, 'utf8'));
+  const sign = (payload: string) => createHmac('sha256', key).update(payload).digest('base64url');
   return {
     encode(actor, afterId) {
       const payload = Buffer.from(JSON.stringify({ v: 1, a: actor, k: afterId })).toString('base64url');
