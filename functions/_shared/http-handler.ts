@@ -5,8 +5,9 @@
  */
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import { invalidArgument } from '../core/errors';
-import { type RouteId, routesById } from '../routes';
-import { schemaNamed } from '../schemas';
+// Types only: the route table and the schemas stay out of the bundles (a handler names its response's schemas).
+import type { RouteId, routes } from '../routes';
+import type { ResponseFields, SchemaName } from '../schemas';
 import { env } from './env';
 import { errorResponse } from './http-errors';
 import { type ApiResponse, render } from './http-result';
@@ -42,10 +43,20 @@ export interface HandlerOptions {
 
 export type ProxyHandler = (event: APIGatewayProxyEvent, context?: Context) => Promise<APIGatewayProxyResult>;
 
+type RouteOf<Op extends RouteId> = Extract<(typeof routes)[number], { id: Op }>;
+/**
+ * The schemas the `fields` system parameter is checked against: those of the response the route table names for the
+ * operation (schemas.ts `*_FIELDS`), required by type; none for free-form answers.
+ */
+export type ResponseOption<Op extends RouteId> =
+  RouteOf<Op> extends { response: infer N extends SchemaName }
+    ? { readonly response: ResponseFields<N> }
+    : { readonly response?: undefined };
+
 /** An operation behind the authorizer: the principal is re-checked before run(). */
-export const httpHandler = (
-  operation: RouteId,
-  options: HandlerOptions,
+export const httpHandler = <Op extends RouteId>(
+  operation: Op,
+  options: HandlerOptions & ResponseOption<Op>,
   run: (req: HttpRequest) => Promise<ApiResponse>,
 ): ProxyHandler =>
   wrap(operation, options, (req, event) =>
@@ -53,19 +64,18 @@ export const httpHandler = (
   );
 
 /** A public operation (no token: the discovery documents, the Query Explorer page). */
-export const publicHttpHandler = (
-  operation: RouteId,
-  options: HandlerOptions,
+export const publicHttpHandler = <Op extends RouteId>(
+  operation: Op,
+  options: HandlerOptions & ResponseOption<Op>,
   run: (req: PublicHttpRequest) => Promise<ApiResponse>,
 ): ProxyHandler => wrap(operation, options, (req) => run(req));
 
 function wrap(
   operation: RouteId,
-  options: HandlerOptions,
+  options: HandlerOptions & { readonly response?: ResponseFields },
   run: (req: PublicHttpRequest, event: APIGatewayProxyEvent) => Promise<ApiResponse>,
 ): ProxyHandler {
-  const response = routesById.get(operation)?.response;
-  const responseSchema = response ? schemaNamed(response) : undefined;
+  const { response } = options;
   const handle = (event: APIGatewayProxyEvent, context?: Context) =>
     measured(
       operation,
@@ -75,12 +85,7 @@ function wrap(
         let cors: Record<string, string> = {};
         try {
           cors = corsHeaders(env.corsOrigins, headerOf(event, 'origin'));
-          const read = readSystemParameters(
-            readQuery(event),
-            headerOf(event, 'x-goog-fieldmask'),
-            responseSchema,
-            schemaNamed,
-          );
+          const read = readSystemParameters(readQuery(event), headerOf(event, 'x-goog-fieldmask'), response);
           system = read.system;
           const req: PublicHttpRequest = {
             query: read.query,
