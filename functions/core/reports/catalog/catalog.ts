@@ -170,13 +170,26 @@ const GROUPS: Readonly<Record<string, readonly string[]>> = {
   DETAIL_TRAFFIC_SOURCES,
 };
 
+type ParsedRule = { readonly rule: SetRule; readonly values?: FilterValues };
+const KNOWN_NAMES: ReadonlySet<string> = new Set(KNOWN_DIMENSIONS);
+/** Words to the names they stand for (GROUPS). */
+function expand(words: readonly string[]): string[] {
+  const out: string[] = [];
+  for (const w of words) out.push(...(GROUPS[w] ?? [w]));
+  return out;
+}
+/** Many reports share a rule's text: each text is parsed once (the catalog is built at every cold start). */
+const parsedRules = new Map<string, ParsedRule>();
+
 /**
  * A rule written as the contract's tables write it, one token per name or group (api-contract.md §A.3):
  * `city` required, `city?` optional; `day|month` (or the group `TIME`) exactly one of, `TIME?` at most one of,
  * `ageGroup|gender+` at least one of. In filters, `country==US` is a required filter that must take one of the
  * values after `==` (comma-separated, or a value list of GROUPS). Names must be known (KNOWN_DIMENSIONS).
  */
-function parseRule(text: string): { rule: SetRule; values?: FilterValues } {
+function parseRule(text: string): ParsedRule {
+  const known = parsedRules.get(text);
+  if (known) return known;
   const rule: Record<keyof SetRule, string[][]> = {
     required: [],
     exactlyOne: [],
@@ -185,19 +198,25 @@ function parseRule(text: string): { rule: SetRule; values?: FilterValues } {
     optional: [],
   };
   const values: Record<string, readonly string[]> = {};
-  for (const token of text.split(' ').filter(Boolean)) {
-    const [, names = '', valueList, mark = ''] = /^([^=?+]+)(?:==(\S+))?([?+]?)$/.exec(token) ?? [];
-    const group = names.split('|').flatMap((n) => GROUPS[n] ?? [n]);
-    const unknown = group.find((n) => !(KNOWN_DIMENSIONS as readonly string[]).includes(n));
-    if (unknown !== undefined || names === '') throw new Error(`catalog rule "${text}": bad token ${token}`);
-    if (valueList !== undefined) values[names] = valueList.split(',').flatMap((v) => GROUPS[v] ?? [v]);
+  for (const token of text.split(' ')) {
+    if (token === '') continue;
+    const last = token[token.length - 1];
+    const mark = last === '?' || last === '+' ? last : '';
+    const [names = '', valueList, rest] = (mark ? token.slice(0, -1) : token).split('==');
+    const group = expand(names.split('|'));
+    const unknown = group.find((n) => !KNOWN_NAMES.has(n));
+    if (unknown !== undefined || rest !== undefined || valueList === '')
+      throw new Error(`catalog rule "${text}": bad token ${token}`);
+    if (valueList !== undefined) values[names] = expand(valueList.split(','));
     if (group.length === 1) rule[mark === '?' ? 'optional' : 'required'].push(group);
     else rule[mark === '?' ? 'atMostOne' : mark === '+' ? 'atLeastOne' : 'exactlyOne'].push(group);
   }
   const out: { -readonly [K in keyof SetRule]: SetRule[K] } = {};
   for (const key of ['required', 'optional'] as const) if (rule[key].length > 0) out[key] = rule[key].flat();
   for (const key of ['exactlyOne', 'atLeastOne', 'atMostOne'] as const) if (rule[key].length > 0) out[key] = rule[key];
-  return Object.keys(values).length > 0 ? { rule: out, values } : { rule: out };
+  const parsed = Object.keys(values).length > 0 ? { rule: out, values } : { rule: out };
+  parsedRules.set(text, parsed);
+  return parsed;
 }
 
 const TOP_N = ['views', 'estimatedMinutesWatched'];
@@ -304,7 +323,8 @@ const channelReport =
   ([id, name, dims, filters, metrics, extra]: Row): ReportDef => {
     const dimensions = parseRule(dims).rule;
     const { rule, values } = parseRule(filters);
-    const needs = Object.entries(DIMENSION_NEEDS).filter(([d]) => ruleNames(dimensions).has(d));
+    const allowed = ruleNames(dimensions);
+    const needs = Object.entries(DIMENSION_NEEDS).filter(([d]) => allowed.has(d));
     return {
       id,
       name,
