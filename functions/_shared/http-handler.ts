@@ -8,7 +8,7 @@ import { invalidArgument } from '../core/errors';
 // Types only: the route table and the schemas stay out of the bundles (a handler names its response's schemas).
 import type { RouteId, routes } from '../routes';
 import type { ResponseFields, SchemaName } from '../schemas';
-import { env } from './env';
+import * as env from './env';
 import { errorResponse } from './http-errors';
 import { type ApiResponse, render } from './http-result';
 import { type InvocationFigures, measured, withRequestContext } from './observability';
@@ -60,7 +60,7 @@ export const httpHandler = <Op extends RouteId>(
   run: (req: HttpRequest) => Promise<ApiResponse>,
 ): ProxyHandler =>
   wrap(operation, options, (req, event) =>
-    run(Object.assign(req, { principal: principalFrom(event, env.scopeBase, Math.floor(Date.now() / 1000)) })),
+    run(Object.assign(req, { principal: principalFrom(event, env.scopeBase(), Math.floor(Date.now() / 1000)) })),
   );
 
 /** A public operation (no token: the discovery documents, the Query Explorer page). */
@@ -84,7 +84,7 @@ function wrap(
         let system: SystemParameters = { prettyPrint: true };
         let cors: Record<string, string> = {};
         try {
-          cors = corsHeaders(env.corsOrigins, headerOf(event, 'origin'));
+          cors = corsHeaders(env.corsOrigins(), headerOf(event, 'origin'));
           const read = readSystemParameters(readQuery(event), headerOf(event, 'x-goog-fieldmask'), response);
           system = read.system;
           const req: PublicHttpRequest = {
@@ -95,7 +95,7 @@ function wrap(
             figures,
             // Worked out only by the operations that name the API in their answer.
             get rootUrl() {
-              return requestRootUrl(event, env.publicRootUrl);
+              return requestRootUrl(event, env.publicRootUrl());
             },
           };
           const res = await run(req, event);
