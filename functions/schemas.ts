@@ -20,11 +20,11 @@ export interface JsonSchema {
   readonly deprecated?: boolean;
 }
 
-// The builders below are marked side-effect free, so a bundle keeps only the schemas it names (a handler carries its
-// own response's, not the discovery documents' whole set).
 /** A schema that knows its own name (every schema of the table below). */
 export type NamedSchema<N extends SchemaName = SchemaName> = JsonSchema & { readonly id: N };
 
+// The builders below are marked side-effect free, so a bundle keeps only the schemas it names (a handler carries its
+// own response's, not the discovery documents' whole set).
 const str = /* @__NO_SIDE_EFFECTS__ */ (description: string, extra: Partial<JsonSchema> = {}): JsonSchema => ({
   type: 'string',
   description,
