@@ -175,7 +175,12 @@ const KNOWN_NAMES: ReadonlySet<string> = new Set(KNOWN_DIMENSIONS);
 /** Words to the names they stand for (GROUPS). */
 function expand(words: readonly string[]): string[] {
   const out: string[] = [];
-  for (const w of words) out.push(...(GROUPS[w] ?? [w]));
+  for (let i = 0; i < words.length; i++) {
+    const word = words[i] as string;
+    const names = GROUPS[word];
+    if (names) for (let j = 0; j < names.length; j++) out.push(names[j] as string);
+    else out.push(word);
+  }
   return out;
 }
 /** Many reports share a rule's text: each text is parsed once (the catalog is built at every cold start). */
@@ -186,35 +191,44 @@ const parsedRules = new Map<string, ParsedRule>();
  * `city` required, `city?` optional; `day|month` (or the group `TIME`) exactly one of, `TIME?` at most one of,
  * `ageGroup|gender+` at least one of. In filters, `country==US` is a required filter that must take one of the
  * values after `==` (comma-separated, or a value list of GROUPS). Names must be known (KNOWN_DIMENSIONS).
+ * Indexed loops, no destructuring: this runs cold, in the interpreter, at every start of reports.query.
  */
 function parseRule(text: string): ParsedRule {
   const known = parsedRules.get(text);
   if (known) return known;
-  const rule: Record<keyof SetRule, string[][]> = {
-    required: [],
-    exactlyOne: [],
-    atLeastOne: [],
-    atMostOne: [],
-    optional: [],
-  };
-  const values: Record<string, readonly string[]> = {};
-  for (const token of text.split(' ')) {
+  const required: string[] = [];
+  const optional: string[] = [];
+  const exactlyOne: string[][] = [];
+  const atLeastOne: string[][] = [];
+  const atMostOne: string[][] = [];
+  let values: Record<string, readonly string[]> | undefined;
+  const tokens = text.split(' ');
+  for (let i = 0; i < tokens.length; i++) {
+    const token = tokens[i] as string;
     if (token === '') continue;
     const last = token[token.length - 1];
     const mark = last === '?' || last === '+' ? last : '';
-    const [names = '', valueList, rest] = (mark ? token.slice(0, -1) : token).split('==');
+    const parts = (mark ? token.slice(0, -1) : token).split('==');
+    const names = parts[0] as string;
+    const valueList = parts[1];
     const group = expand(names.split('|'));
-    const unknown = group.find((n) => !KNOWN_NAMES.has(n));
-    if (unknown !== undefined || rest !== undefined || valueList === '')
-      throw new Error(`catalog rule "${text}": bad token ${token}`);
-    if (valueList !== undefined) values[names] = expand(valueList.split(','));
-    if (group.length === 1) rule[mark === '?' ? 'optional' : 'required'].push(group);
-    else rule[mark === '?' ? 'atMostOne' : mark === '+' ? 'atLeastOne' : 'exactlyOne'].push(group);
+    let allKnown = names !== '' && parts.length <= 2 && valueList !== '';
+    for (let j = 0; j < group.length; j++) allKnown &&= KNOWN_NAMES.has(group[j] as string);
+    if (!allKnown) throw new Error(`catalog rule "${text}": bad token ${token}`);
+    if (valueList !== undefined) {
+      values ??= {};
+      values[names] = expand(valueList.split(','));
+    }
+    if (group.length === 1) (mark === '?' ? optional : required).push(group[0] as string);
+    else (mark === '?' ? atMostOne : mark === '+' ? atLeastOne : exactlyOne).push(group);
   }
-  const out: { -readonly [K in keyof SetRule]: SetRule[K] } = {};
-  for (const key of ['required', 'optional'] as const) if (rule[key].length > 0) out[key] = rule[key].flat();
-  for (const key of ['exactlyOne', 'atLeastOne', 'atMostOne'] as const) if (rule[key].length > 0) out[key] = rule[key];
-  const parsed = Object.keys(values).length > 0 ? { rule: out, values } : { rule: out };
+  const rule: { -readonly [K in keyof SetRule]: SetRule[K] } = {};
+  if (required.length > 0) rule.required = required;
+  if (optional.length > 0) rule.optional = optional;
+  if (exactlyOne.length > 0) rule.exactlyOne = exactlyOne;
+  if (atLeastOne.length > 0) rule.atLeastOne = atLeastOne;
+  if (atMostOne.length > 0) rule.atMostOne = atMostOne;
+  const parsed = values ? { rule, values } : { rule };
   parsedRules.set(text, parsed);
   return parsed;
 }
