@@ -7,14 +7,12 @@ import { callerFrom, parseInsertGroupItem } from '../core/groups/group-commands'
 import { type GroupDeps, insertGroupItem } from '../core/groups/group-service';
 import { GROUP_ITEM_FIELDS } from '../schemas';
 
+const OPTIONS = { body: 'json', response: GROUP_ITEM_FIELDS } as const;
+
 export const makeHandler = (deps: GroupDeps) =>
-  httpHandler(
-    'groupItems.insert',
-    { body: 'json', response: GROUP_ITEM_FIELDS },
-    async ({ query, body, principal }) => {
-      const { item } = await insertGroupItem(deps, callerFrom(principal, query), parseInsertGroupItem(body));
-      return jsonResult(200, toGroupItemResource(item));
-    },
-  );
+  httpHandler('groupItems.insert', OPTIONS, async ({ query, body, principal }) => {
+    const { item } = await insertGroupItem(deps, callerFrom(principal, query), parseInsertGroupItem(body));
+    return jsonResult(200, toGroupItemResource(item));
+  });
 
 export const handler = makeHandler(groupDeps());

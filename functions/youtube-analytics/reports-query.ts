@@ -13,21 +13,19 @@ import { dynamoFactRepository, newReadStats } from '../core/reports/storage/fact
 import { dynamoRateRepository } from '../core/reports/storage/rate-repository';
 import { QUERY_RESPONSE_FIELDS } from '../schemas';
 
+const OPTIONS = { body: 'none', response: QUERY_RESPONSE_FIELDS, latencyMetric: true } as const;
+
 export const makeHandler = (deps: ReportDeps) =>
-  httpHandler(
-    'reports.query',
-    { body: 'none', response: QUERY_RESPONSE_FIELDS, latencyMetric: true },
-    async ({ query, principal, figures }) => {
-      const stats: ReportStats = newReadStats();
-      const table = await queryReport(deps, principal, parseReportRequest(query), stats);
-      figures
-        .add(METRIC.itemsRead, MetricUnit.Count, stats.items)
-        .add(METRIC.bytesRead, MetricUnit.Bytes, stats.bytes)
-        .property(FAMILY_PROPERTY, (stats.families ?? []).join(','));
-      // What the answer cost to read: lets callers (and the bench) see the planner at work.
-      return jsonResult(200, table, { 'X-Items-Read': String(stats.items), 'X-Bytes-Read': String(stats.bytes) });
-    },
-  );
+  httpHandler('reports.query', OPTIONS, async ({ query, principal, figures }) => {
+    const stats: ReportStats = newReadStats();
+    const table = await queryReport(deps, principal, parseReportRequest(query), stats);
+    figures
+      .add(METRIC.itemsRead, MetricUnit.Count, stats.items)
+      .add(METRIC.bytesRead, MetricUnit.Bytes, stats.bytes)
+      .property(FAMILY_PROPERTY, (stats.families ?? []).join(','));
+    // What the answer cost to read: lets callers (and the bench) see the planner at work.
+    return jsonResult(200, table, { 'X-Items-Read': String(stats.items), 'X-Bytes-Read': String(stats.bytes) });
+  });
 
 const table = tableContext();
 export const handler = makeHandler({
