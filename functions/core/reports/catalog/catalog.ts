@@ -183,6 +183,33 @@ function expand(words: readonly string[]): string[] {
   }
   return out;
 }
+/** One token of a rule (`TIME?`, `country==US`), read once however many rules hold it. */
+interface RuleToken {
+  readonly mark: '' | '?' | '+';
+  readonly names: string;
+  readonly group: readonly string[];
+  readonly values?: readonly string[];
+}
+const ruleTokens = new Map<string, RuleToken>();
+
+function ruleToken(text: string, token: string): RuleToken {
+  const known = ruleTokens.get(token);
+  if (known) return known;
+  const last = token[token.length - 1];
+  const mark = last === '?' || last === '+' ? last : '';
+  const parts = (mark ? token.slice(0, -1) : token).split('==');
+  const names = parts[0] as string;
+  const valueList = parts[1];
+  const group = expand(names.split('|'));
+  let allKnown = names !== '' && parts.length <= 2 && valueList !== '';
+  for (let j = 0; j < group.length; j++) allKnown &&= KNOWN_NAMES.has(group[j] as string);
+  if (!allKnown) throw new Error(`catalog rule "${text}": bad token ${token}`);
+  const read: RuleToken =
+    valueList === undefined ? { mark, names, group } : { mark, names, group, values: expand(valueList.split(',')) };
+  ruleTokens.set(token, read);
+  return read;
+}
+
 /** Many reports share a rule's text: each text is parsed once (the catalog is built at every cold start). */
 const parsedRules = new Map<string, ParsedRule>();
 
@@ -191,7 +218,8 @@ const parsedRules = new Map<string, ParsedRule>();
  * `city` required, `city?` optional; `day|month` (or the group `TIME`) exactly one of, `TIME?` at most one of,
  * `ageGroup|gender+` at least one of. In filters, `country==US` is a required filter that must take one of the
  * values after `==` (comma-separated, or a value list of GROUPS). Names must be known (KNOWN_DIMENSIONS).
- * Indexed loops, no destructuring: this runs cold, in the interpreter, at every start of reports.query.
+ * Indexed loops, no destructuring, each text and token read once: this runs cold, in the interpreter, at every
+ * start of reports.query.
  */
 function parseRule(text: string): ParsedRule {
   const known = parsedRules.get(text);
@@ -202,25 +230,16 @@ function parseRule(text: string): ParsedRule {
   const atLeastOne: string[][] = [];
   const atMostOne: string[][] = [];
   let values: Record<string, readonly string[]> | undefined;
-  const tokens = text.split(' ');
-  for (let i = 0; i < tokens.length; i++) {
-    const token = tokens[i] as string;
-    if (token === '') continue;
-    const last = token[token.length - 1];
-    const mark = last === '?' || last === '+' ? last : '';
-    const parts = (mark ? token.slice(0, -1) : token).split('==');
-    const names = parts[0] as string;
-    const valueList = parts[1];
-    const group = expand(names.split('|'));
-    let allKnown = names !== '' && parts.length <= 2 && valueList !== '';
-    for (let j = 0; j < group.length; j++) allKnown &&= KNOWN_NAMES.has(group[j] as string);
-    if (!allKnown) throw new Error(`catalog rule "${text}": bad token ${token}`);
-    if (valueList !== undefined) {
+  const words = text.split(' ');
+  for (let i = 0; i < words.length; i++) {
+    if (words[i] === '') continue;
+    const { mark, names, group, values: allowed } = ruleToken(text, words[i] as string);
+    if (allowed) {
       values ??= {};
-      values[names] = expand(valueList.split(','));
+      values[names] = allowed;
     }
     if (group.length === 1) (mark === '?' ? optional : required).push(group[0] as string);
-    else (mark === '?' ? atMostOne : mark === '+' ? atLeastOne : exactlyOne).push(group);
+    else (mark === '?' ? atMostOne : mark === '+' ? atLeastOne : exactlyOne).push([...group]);
   }
   const rule: { -readonly [K in keyof SetRule]: SetRule[K] } = {};
   if (required.length > 0) rule.required = required;
