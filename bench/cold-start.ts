@@ -37,6 +37,8 @@ interface Bundle {
   /** Output bytes by package (or by source folder for our own code). */
   readonly parts: ReadonlyMap<string, number>;
   readonly initMs: number[];
+  /** CPU time (user + system, every thread of the process) of the same imports. */
+  readonly cpuMs: number[];
 }
 
 export interface ColdStartRow {
@@ -47,6 +49,9 @@ export interface ColdStartRow {
   readonly sizeRatio: number;
   readonly initMs: number;
   readonly initRatio: number;
+  /** Median CPU time of the imports and its ratio to the baseline's: far less sensitive to other processes' load. */
+  readonly cpuMs: number;
+  readonly cpuRatio: number;
   /** What the bundle carries beyond its baseline, largest first. */
   readonly additions: string;
   /** A function passes when both ratios are within the target; the baselines are not judged. */
@@ -79,22 +84,27 @@ function partsOf(metafile: Metafile): Map<string, number> {
 async function bundle(name: string, entry: string, outdir: string): Promise<Bundle> {
   const result = await build({ ...esbuildOptions(REPO_ROOT, entry, outdir), metafile: true, logLevel: 'error' });
   const file = path.join(outdir, BUNDLE_FILE);
-  return { name, entry, file, bytes: statSync(file).size, parts: partsOf(result.metafile), initMs: [] };
+  return { name, entry, file, bytes: statSync(file).size, parts: partsOf(result.metafile), initMs: [], cpuMs: [] };
 }
 
-/** Prints the milliseconds `await import(bundle)` took in this fresh process: module init, as Lambda's INIT runs it. */
+/**
+ * Prints the milliseconds `await import(bundle)` took in this fresh process (module init, as Lambda's INIT runs it)
+ * and the CPU time the process spent on it.
+ */
 const RUNNER = `import { pathToFileURL } from 'node:url';
 const started = performance.now();
+const cpu = process.cpuUsage();
 await import(pathToFileURL(process.argv[2]).href);
-process.stdout.write('\\nINIT_MS=' + (performance.now() - started) + '\\n');
+const { user, system } = process.cpuUsage(cpu);
+process.stdout.write('\\nINIT_MS=' + (performance.now() - started) + ' CPU_MS=' + (user + system) / 1000 + '\\n');
 `;
 
-function initOnce(runner: string, file: string, env: NodeJS.ProcessEnv): Promise<number> {
+function initOnce(runner: string, file: string, env: NodeJS.ProcessEnv): Promise<{ wall: number; cpu: number }> {
   return new Promise((resolve, reject) => {
     execFile(process.execPath, [runner, file], { env, timeout: 30_000 }, (err, stdout, stderr) => {
-      const ms = /INIT_MS=([\d.]+)/.exec(stdout)?.[1];
-      if (err || ms === undefined) reject(new Error(`importing ${file} failed: ${err?.message ?? ''} ${stderr}`));
-      else resolve(Number(ms));
+      const m = /INIT_MS=([\d.]+) CPU_MS=([\d.]+)/.exec(stdout);
+      if (err || !m) reject(new Error(`importing ${file} failed: ${err?.message ?? ''} ${stderr}`));
+      else resolve({ wall: Number(m[1]), cpu: Number(m[2]) });
     });
   });
 }
@@ -154,7 +164,11 @@ export async function benchColdStart(options: {
     };
     // Round-robin, so a burst of load on the machine falls on every bundle alike.
     for (let round = 0; round < runs; round++) {
-      for (const b of bundles) b.initMs.push(await initOnce(runner, b.file, env));
+      for (const b of bundles) {
+        const { wall, cpu } = await initOnce(runner, b.file, env);
+        b.initMs.push(wall);
+        b.cpuMs.push(cpu);
+      }
       if ((round + 1) % 5 === 0) options.log(`cold start: ${round + 1}/${runs} rounds`);
     }
 
@@ -165,6 +179,7 @@ export async function benchColdStart(options: {
       const initMs = percentile(b.initMs, 0.5);
       const sizeRatio = b.bytes / base.bytes;
       const initRatio = initMs / percentile(base.initMs, 0.5);
+      const cpuMs = percentile(b.cpuMs, 0.5);
       return {
         name: b.name,
         entry: b.entry,
@@ -173,6 +188,8 @@ export async function benchColdStart(options: {
         sizeRatio,
         initMs,
         initRatio,
+        cpuMs,
+        cpuRatio: cpuMs / percentile(base.cpuMs, 0.5),
         additions: b === bare ? '' : additions(b, base),
         result: isBaseline
           ? 'baseline'
@@ -196,6 +213,7 @@ export function formatColdStartTable(rows: readonly ColdStartRow[]): string {
     'size vs baseline',
     'init ms (median)',
     'init vs baseline',
+    'init CPU ms (vs baseline)',
     'baseline',
     'target',
     'result',
@@ -208,6 +226,7 @@ export function formatColdStartTable(rows: readonly ColdStartRow[]): string {
     `${r.sizeRatio.toFixed(2)}x`,
     r.initMs.toFixed(1),
     `${r.initRatio.toFixed(2)}x`,
+    `${r.cpuMs.toFixed(1)} (${r.cpuRatio.toFixed(2)}x)`,
     r.baseline,
     `≤${COLD_START_TARGET}x`,
     r.result,

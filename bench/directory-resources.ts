@@ -12,7 +12,7 @@ import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
-import { keys } from '../functions/core/db/keys';
+import * as keys from '../functions/core/db/keys';
 import { dynamoResourceSink, type ResourceSinkStats } from '../functions/core/directory/resource-sink';
 import { localFile } from '../functions/core/reports/ingest/ingest-file';
 import type { SeenResources } from '../functions/core/reports/ingest/ingest-service';

@@ -16,7 +16,7 @@ import {
   TransactWriteCommand,
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
-import { keys } from '../functions/core/db/keys';
+import * as keys from '../functions/core/db/keys';
 import type { TableContext } from '../functions/core/directory/directory-repository';
 import { groupItemId, newEtag, newGroupId } from '../functions/core/groups/group';
 import { dynamoGroupRepository } from '../functions/core/groups/group-repository';

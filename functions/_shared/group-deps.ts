@@ -4,7 +4,7 @@ import { newGroupId } from '../core/groups/group';
 import { dynamoGroupRepository } from '../core/groups/group-repository';
 import type { GroupDeps } from '../core/groups/group-service';
 import { hmacPageTokens } from '../core/groups/page-token';
-import { env } from './env';
+import * as env from './env';
 import { tableContext } from './table';
 
 export const groupDeps = (): GroupDeps => {
@@ -12,7 +12,7 @@ export const groupDeps = (): GroupDeps => {
   return {
     groups: dynamoGroupRepository(table),
     directory: dynamoDirectoryRepository(table),
-    pageTokens: hmacPageTokens(env.pageTokenSecret),
+    pageTokens: hmacPageTokens(env.pageTokenSecret()),
     now: () => new Date(),
     newId: newGroupId,
   };

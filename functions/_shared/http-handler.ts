@@ -5,9 +5,10 @@
  */
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import { invalidArgument } from '../core/errors';
-import { type RouteId, routesById } from '../routes';
-import { schemaNamed } from '../schemas';
-import { env } from './env';
+// Types only: the route table and the schemas stay out of the bundles (a handler names its response's schemas).
+import type { RouteId, routes } from '../routes';
+import type { ResponseFields, SchemaName } from '../schemas';
+import * as env from './env';
 import { errorResponse } from './http-errors';
 import { type ApiResponse, render } from './http-result';
 import { type InvocationFigures, measured, withRequestContext } from './observability';
@@ -42,21 +43,31 @@ export interface HandlerOptions {
 
 export type ProxyHandler = (event: APIGatewayProxyEvent, context?: Context) => Promise<APIGatewayProxyResult>;
 
+type RouteOf<Op extends RouteId> = Extract<(typeof routes)[number], { id: Op }>;
+/**
+ * The schemas the `fields` system parameter is checked against: those of the response the route table names for the
+ * operation (schemas.ts `*_FIELDS`), required by type; none for free-form answers.
+ */
+export type ResponseOption<Op extends RouteId> =
+  RouteOf<Op> extends { response: infer N extends SchemaName }
+    ? { readonly response: ResponseFields<N> }
+    : { readonly response?: undefined };
+
 /** An operation behind the authorizer: the principal is re-checked before run(). */
-export const httpHandler = (
-  operation: RouteId,
-  options: HandlerOptions,
+export const httpHandler = <Op extends RouteId>(
+  operation: Op,
+  options: HandlerOptions & ResponseOption<Op>,
   run: (req: HttpRequest) => Promise<ApiResponse>,
 ): ProxyHandler =>
   wrap(operation, options, (req, event) => {
-    req.principal = principalFrom(event, env.scopeBase, Math.floor(Date.now() / 1000));
+    req.principal = principalFrom(event, env.scopeBase(), Math.floor(Date.now() / 1000));
     return run(req as HttpRequest);
   });
 
 /** A public operation (no token: the discovery documents, the Query Explorer page). */
-export const publicHttpHandler = (
-  operation: RouteId,
-  options: HandlerOptions,
+export const publicHttpHandler = <Op extends RouteId>(
+  operation: Op,
+  options: HandlerOptions & ResponseOption<Op>,
   run: (req: PublicHttpRequest) => Promise<ApiResponse>,
 ): ProxyHandler => wrap(operation, options, (req) => run(req));
 
@@ -79,17 +90,16 @@ class OperationRequest implements PublicHttpRequest {
 
   // Worked out only by the operations that name the API in their answer.
   get rootUrl(): string {
-    return requestRootUrl(this.event, env.publicRootUrl);
+    return requestRootUrl(this.event, env.publicRootUrl());
   }
 }
 
 function wrap(
   operation: RouteId,
-  options: HandlerOptions,
+  options: HandlerOptions & { readonly response?: ResponseFields },
   run: (req: OperationRequest, event: APIGatewayProxyEvent) => Promise<ApiResponse>,
 ): ProxyHandler {
-  const response = routesById.get(operation)?.response;
-  const responseSchema = response ? schemaNamed(response) : undefined;
+  const { response } = options;
   const handle = (event: APIGatewayProxyEvent, context?: Context) =>
     measured(
       operation,
@@ -98,13 +108,8 @@ function wrap(
         let prettyPrint = true;
         let cors: Readonly<Record<string, string>> = NO_HEADERS;
         try {
-          cors = corsHeaders(env.corsOrigins, headerOf(event, 'origin'));
-          const read = readSystemParameters(
-            readQuery(event),
-            headerOf(event, 'x-goog-fieldmask'),
-            responseSchema,
-            schemaNamed,
-          );
+          cors = corsHeaders(env.corsOrigins(), headerOf(event, 'origin'));
+          const read = readSystemParameters(readQuery(event), headerOf(event, 'x-goog-fieldmask'), response);
           prettyPrint = read.system.prettyPrint;
           const req = new OperationRequest(event, read.query, readBody(event, options.body), requestId, figures);
           const res = await run(req, event);

@@ -2,13 +2,13 @@
 import type { OAuthCredentials } from '../core/sync/connection';
 import type { ConnectedOwner } from '../core/sync/owner';
 import { DEFAULT_SYNC_RETRY, type ReportingApi, reportingApi } from '../core/sync/reporting-api';
-import { env } from './env';
+import * as env from './env';
 
 export const reportingApiFromEnv = (credentials: OAuthCredentials, owner: ConnectedOwner): ReportingApi => {
-  const base = env.syncRetryBaseMs;
+  const base = env.syncRetryBaseMs();
   return reportingApi({
-    root: env.reportingApiRoot,
-    tokenUrl: env.oauthTokenUrl,
+    root: env.reportingApiRoot(),
+    tokenUrl: env.oauthTokenUrl(),
     credentials,
     owner,
     retry: base === undefined ? DEFAULT_SYNC_RETRY : { ...DEFAULT_SYNC_RETRY, baseDelayMs: base },

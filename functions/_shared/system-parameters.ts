@@ -4,8 +4,8 @@
  * of every discovery document.
  */
 import { invalidArgument } from '../core/errors';
-import type { JsonSchema } from '../schemas';
-import { checkFields, FieldSelectionError, parseFields, type SchemaResolver, type Selection } from './field-selector';
+import type { ResponseFields } from '../schemas';
+import { checkFields, FieldSelectionError, parseFields, type Selection } from './field-selector';
 
 export interface SystemParameterDef {
   readonly type: 'string' | 'boolean';
@@ -15,6 +15,14 @@ export interface SystemParameterDef {
   readonly default?: string;
 }
 
+// biome-ignore format: word list
+const NAMES = ['$.xgafv', 'access_token', 'alt', 'callback', 'fields', 'key', 'oauth_token', 'prettyPrint', 'quotaUser',
+  'uploadType', 'upload_protocol'] as const;
+type SystemParameterName = (typeof NAMES)[number];
+/** The names the handler wrapper takes out of every query (the table below, without its descriptions). */
+const SYSTEM_PARAMETER_NAMES: ReadonlySet<string> = new Set(NAMES);
+
+/** The discovery documents' `parameters` block: every name above, described (type-checked to be the same names). */
 export const SYSTEM_PARAMETERS = {
   '$.xgafv': {
     type: 'string',
@@ -46,7 +54,7 @@ export const SYSTEM_PARAMETERS = {
   quotaUser: { type: 'string', description: 'Quota accounting label: accepted and ignored.' },
   uploadType: { type: 'string', description: 'Legacy media upload protocol: accepted and ignored (no uploads).' },
   upload_protocol: { type: 'string', description: 'Media upload protocol: accepted and ignored (no uploads).' },
-} as const satisfies Record<string, SystemParameterDef>;
+} as const satisfies Record<SystemParameterName, SystemParameterDef>;
 
 export interface SystemParameters {
   /** Absent: the whole response. */
@@ -70,18 +78,17 @@ function readBoolean(name: string, value: string | undefined, fallback: boolean)
  * Splits the system parameters off `query` and checks them: an unsupported `alt`, any `callback`, a malformed
  * `prettyPrint` or `$.xgafv`, and a `fields` selector the response schema does not have are 400 invalidParameter,
  * before the operation runs. `fieldMask` is the X-Goog-FieldMask header, used when there is no `fields` parameter.
- * Without `responseSchema` (free-form answers) only the selector's syntax is checked.
+ * Without `response` (free-form answers) only the selector's syntax is checked.
  */
 export function readSystemParameters(
   query: Readonly<Record<string, string>>,
   fieldMask: string | undefined,
-  responseSchema: JsonSchema | undefined,
-  resolve: SchemaResolver,
+  response: ResponseFields | undefined,
 ): { system: SystemParameters; query: Record<string, string> } {
   const rest: Record<string, string> = {};
-  const sys: Partial<Record<keyof typeof SYSTEM_PARAMETERS, string>> = {};
+  const sys: Partial<Record<SystemParameterName, string>> = {};
   for (const [name, value] of Object.entries(query)) {
-    if (Object.hasOwn(SYSTEM_PARAMETERS, name)) sys[name as keyof typeof SYSTEM_PARAMETERS] = value;
+    if (SYSTEM_PARAMETER_NAMES.has(name)) sys[name as SystemParameterName] = value;
     else rest[name] = value;
   }
 
@@ -102,7 +109,7 @@ export function readSystemParameters(
   if (selector !== undefined) {
     try {
       fields = parseFields(selector);
-      if (responseSchema) checkFields(fields, responseSchema, resolve);
+      if (response) checkFields(fields, response.schema, response.resolve);
     } catch (err) {
       if (err instanceof FieldSelectionError) throw invalidArgument('invalidParameter', err.message, where('fields'));
       throw err;

@@ -5,9 +5,10 @@ import { tableContext } from '../_shared/table';
 import { dynamoDirectoryRepository } from '../core/directory/directory-repository';
 import { dynamoPropertyRepository } from '../core/properties/property-repository';
 import { getProperty, type PropertyDeps } from '../core/properties/property-service';
+import { PROPERTY_FIELDS } from '../schemas';
 
 export const makeHandler = (deps: PropertyDeps) =>
-  httpHandler('properties.get', { body: 'none' }, async ({ pathParameters, principal }) =>
+  httpHandler('properties.get', { body: 'none', response: PROPERTY_FIELDS }, async ({ pathParameters, principal }) =>
     jsonResult(200, await getProperty(deps, principal.sub, pathParameters.propertiesId)),
   );
 

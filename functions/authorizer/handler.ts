@@ -3,13 +3,14 @@
  * user pool option, the pool's access tokens; both at once when both are configured.
  */
 import '../_shared/powertools-metrics'; // custom metrics through Powertools Metrics (observability.ts)
-import { env } from '../_shared/env';
+import * as env from '../_shared/env';
 import { logger } from '../_shared/logger';
 import { makeLambdaAuthorizer } from './authorize';
 import { makeDecide } from './decide';
 import { anyOfVerifiers, createCognitoVerifier, createVerifier, type HydratableVerifier } from './verifier';
 
-const { jwtIssuer: issuer, jwtAudience: audience, jwksUri, cognitoUserPoolId, cognitoClientIds } = env;
+const [issuer, audience, jwksUri] = [env.jwtIssuer(), env.jwtAudience(), env.jwksUri()];
+const [cognitoUserPoolId, cognitoClientIds] = [env.cognitoUserPoolId(), env.cognitoClientIds()];
 const verifiers: HydratableVerifier[] = [];
 if (issuer || audience || jwksUri) {
   if (!issuer || !audience || !jwksUri) throw new Error('JWT_ISSUER, JWT_AUDIENCE and JWKS_URI go together');
@@ -25,4 +26,4 @@ const verifier = anyOfVerifiers(verifiers);
 // Fetch the JWKS during INIT; if that fails the first verify fetches lazily (README of aws-jwt-verify).
 await verifier.hydrate().catch((error: unknown) => logger.warn('JWKS hydrate failed', { error: String(error) }));
 
-export const handler = makeLambdaAuthorizer(makeDecide(verifier, env.scopeBase));
+export const handler = makeLambdaAuthorizer(makeDecide(verifier, env.scopeBase()));

@@ -7,7 +7,7 @@
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { env } from '../_shared/env';
+import * as env from '../_shared/env';
 import { publicHttpHandler } from '../_shared/http-handler';
 import { textResult } from '../_shared/http-result';
 import type { ExplorerConfig } from './config';
@@ -41,7 +41,7 @@ export const handler = publicHttpHandler('explorer.page', { body: 'none' }, asyn
   const clientId = process.env.EXPLORER_CLIENT_ID;
   const config: ExplorerConfig = {
     apiRoot: rootUrl,
-    scopeBase: env.scopeBase,
+    scopeBase: env.scopeBase(),
     ...(authorizeUrl && tokenUrl && clientId ? { oauth: { authorizeUrl, tokenUrl, clientId } } : {}),
   };
   const connect = ["'self'", rootUrl, ...(tokenUrl ? [new URL(tokenUrl).origin] : [])].join(' ');

@@ -3,7 +3,7 @@
  * each owner on its own (infra/constructs/connected-sync.ts).
  */
 import { SQSClient } from '@aws-sdk/client-sqs';
-import { env } from '../_shared/env';
+import * as env from '../_shared/env';
 import { logger } from '../_shared/logger';
 import { withRequestContext } from '../_shared/observability';
 import { tableContext } from '../_shared/table';
@@ -14,7 +14,7 @@ import { dynamoSyncRepository } from '../core/sync/sync-repository';
 const sqs = new SQSClient({});
 
 export const handler = withRequestContext('sync.dispatch', async (_event: unknown) => {
-  const queueUrl = env.syncQueueUrl;
+  const queueUrl = env.syncQueueUrl();
   if (!queueUrl) throw new Error('SYNC_QUEUE_URL is not set');
   const { sent, needsReconsent } = await dispatchSync(
     dynamoSyncRepository(tableContext()),

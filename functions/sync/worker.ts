@@ -7,7 +7,7 @@
 import { S3Client } from '@aws-sdk/client-s3';
 import { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import type { Context, SQSBatchResponse, SQSEvent } from 'aws-lambda';
-import { env } from '../_shared/env';
+import * as env from '../_shared/env';
 import { logger } from '../_shared/logger';
 import { withRequestContext } from '../_shared/observability';
 import { reportingApiFromEnv } from '../_shared/sync-deps';
@@ -26,7 +26,7 @@ const RESERVE_MS = 60_000;
 export const handler = withRequestContext(
   'sync.worker',
   async (event: SQSEvent, context?: Context): Promise<SQSBatchResponse> => {
-    const bucket = env.exportsBucket;
+    const bucket = env.exportsBucket();
     if (!bucket) throw new Error('EXPORTS_BUCKET is not set');
     const deps: SyncDeps = {
       repo: dynamoSyncRepository(tableContext()),

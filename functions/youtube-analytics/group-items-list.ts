@@ -5,9 +5,10 @@ import { jsonResult } from '../_shared/http-result';
 import { listEtag, toGroupItemResource } from '../core/groups/group';
 import { callerFrom, parseGroupIdParam } from '../core/groups/group-commands';
 import { type GroupDeps, listGroupItems } from '../core/groups/group-service';
+import { LIST_GROUP_ITEMS_FIELDS } from '../schemas';
 
 export const makeHandler = (deps: GroupDeps) =>
-  httpHandler('groupItems.list', { body: 'none' }, async ({ query, principal }) => {
+  httpHandler('groupItems.list', { body: 'none', response: LIST_GROUP_ITEMS_FIELDS }, async ({ query, principal }) => {
     const items = (await listGroupItems(deps, callerFrom(principal, query), parseGroupIdParam(query, 'groupId'))).map(
       toGroupItemResource,
     );

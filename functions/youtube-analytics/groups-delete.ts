@@ -4,9 +4,10 @@ import { httpHandler } from '../_shared/http-handler';
 import { noContent } from '../_shared/http-result';
 import { callerFrom, parseGroupIdParam } from '../core/groups/group-commands';
 import { deleteGroup, type GroupDeps } from '../core/groups/group-service';
+import { EMPTY_RESPONSE_FIELDS } from '../schemas';
 
 export const makeHandler = (deps: GroupDeps) =>
-  httpHandler('groups.delete', { body: 'none' }, async ({ query, principal }) => {
+  httpHandler('groups.delete', { body: 'none', response: EMPTY_RESPONSE_FIELDS }, async ({ query, principal }) => {
     await deleteGroup(deps, callerFrom(principal, query), parseGroupIdParam(query, 'id'));
     return noContent();
   });

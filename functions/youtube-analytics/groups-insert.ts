@@ -5,9 +5,10 @@ import { jsonResult } from '../_shared/http-result';
 import { toGroupResource } from '../core/groups/group';
 import { callerFrom, parseInsertGroup } from '../core/groups/group-commands';
 import { type GroupDeps, insertGroup } from '../core/groups/group-service';
+import { GROUP_FIELDS } from '../schemas';
 
 export const makeHandler = (deps: GroupDeps) =>
-  httpHandler('groups.insert', { body: 'json' }, async ({ query, body, principal }) =>
+  httpHandler('groups.insert', { body: 'json', response: GROUP_FIELDS }, async ({ query, body, principal }) =>
     jsonResult(200, toGroupResource(await insertGroup(deps, callerFrom(principal, query), parseInsertGroup(body)))),
   );
 

@@ -5,9 +5,10 @@ import { jsonResult } from '../_shared/http-result';
 import { listEtag, toGroupResource } from '../core/groups/group';
 import { callerFrom, parseListGroups } from '../core/groups/group-commands';
 import { type GroupDeps, listGroups } from '../core/groups/group-service';
+import { LIST_GROUPS_FIELDS } from '../schemas';
 
 export const makeHandler = (deps: GroupDeps) =>
-  httpHandler('groups.list', { body: 'none' }, async ({ query, principal }) => {
+  httpHandler('groups.list', { body: 'none', response: LIST_GROUPS_FIELDS }, async ({ query, principal }) => {
     const page = await listGroups(deps, callerFrom(principal, query), parseListGroups(query));
     const items = page.groups.map(toGroupResource);
     return jsonResult(200, {

@@ -5,9 +5,10 @@ import { jsonResult } from '../_shared/http-result';
 import { toGroupResource } from '../core/groups/group';
 import { callerFrom, parseUpdateGroup } from '../core/groups/group-commands';
 import { type GroupDeps, updateGroup } from '../core/groups/group-service';
+import { GROUP_FIELDS } from '../schemas';
 
 export const makeHandler = (deps: GroupDeps) =>
-  httpHandler('groups.update', { body: 'json' }, async ({ query, body, principal }) =>
+  httpHandler('groups.update', { body: 'json', response: GROUP_FIELDS }, async ({ query, body, principal }) =>
     jsonResult(200, toGroupResource(await updateGroup(deps, callerFrom(principal, query), parseUpdateGroup(body)))),
   );
 

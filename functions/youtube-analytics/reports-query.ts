@@ -11,9 +11,12 @@ import { parseReportRequest } from '../core/reports/query/report-request';
 import { queryReport, type ReportDeps, type ReportStats } from '../core/reports/query/report-service';
 import { dynamoFactRepository, newReadStats } from '../core/reports/storage/fact-repository';
 import { dynamoRateRepository } from '../core/reports/storage/rate-repository';
+import { QUERY_RESPONSE_FIELDS } from '../schemas';
+
+const OPTIONS = { body: 'none', response: QUERY_RESPONSE_FIELDS, latencyMetric: true } as const;
 
 export const makeHandler = (deps: ReportDeps) =>
-  httpHandler('reports.query', { body: 'none', latencyMetric: true }, async ({ query, principal, figures }) => {
+  httpHandler('reports.query', OPTIONS, async ({ query, principal, figures }) => {
     const stats: ReportStats = newReadStats();
     const table = await queryReport(deps, principal, parseReportRequest(query), stats);
     figures

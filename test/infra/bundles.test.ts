@@ -5,7 +5,9 @@
  * metrics (reports.query, the authorizer, the ingest) publish them through Powertools Metrics (EMF); the others measure
  * nothing and carry no metrics library. The functions that only read facts (reports.query, the sync worker) carry the
  * families' shapes but not the ingest's cell parsers (families.ts), and reports.query not the catalog's example
- * queries (report-examples.ts) nor its README rendering.
+ * queries (report-examples.ts) nor its README rendering. An HTTP function carries its own response's schemas (for the
+ * `fields` check), not the route table; reports.query the filter value lists, not the ingest's code tables; the ingest
+ * not the metric definitions; each function the table keys it builds.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -28,6 +30,16 @@ async function inputsOf(entry: string): Promise<Record<string, { bytesInOutput: 
     logLevel: 'silent',
   });
   return Object.values(out.metafile.outputs).find((o) => o.entryPoint)?.inputs ?? {};
+}
+
+/** The bundle of `entry`, as text. */
+async function textOf(entry: string): Promise<string> {
+  const out = await build({
+    ...esbuildOptions(REPO_ROOT, entry, path.join(work, 'text', entry)),
+    write: false,
+    logLevel: 'silent',
+  });
+  return out.outputFiles.find((f) => f.path.endsWith('.mjs'))?.text ?? '';
 }
 
 /** Our own source files that put bytes in the bundle. */
@@ -94,5 +106,27 @@ describe('Lambda bundles', () => {
     for (const file of ['families.ts', 'report-examples.ts', 'catalog-table.ts'])
       expect(query.has(`${CATALOG}/${file}`), file).toBe(false);
     expect((await sourcesOf('functions/sync/worker.ts')).has(`${CATALOG}/families.ts`)).toBe(false);
+  }, 60_000);
+
+  it('an HTTP function carries its own response schema, not the route table nor the other schemas', async () => {
+    const query = await textOf('functions/youtube-analytics/reports-query.ts');
+    expect(query).toContain('A report: column headers and rows.'); // QueryResponse's description (the check can see)
+    expect(query).not.toContain('An analytics group: a collection of channels'); // Group's
+    expect(query).not.toContain('Returns an analytics report.'); // the route table's description of reports.query
+    expect(query).not.toContain('Legacy media upload protocol'); // the system parameters' discovery descriptions
+    const sources = await sourcesOf('functions/youtube-analytics/groups-list.ts');
+    expect(sources.has('functions/_shared/http-handler.ts')).toBe(true);
+    expect(sources.has('functions/routes.ts')).toBe(false);
+  }, 60_000);
+
+  it('reports.query carries the filter value lists, not the ingest code tables; the ingest not the metric definitions', async () => {
+    const query = await textOf('functions/youtube-analytics/reports-query.ts');
+    expect(query).toContain('SHORTS_CONTENT_LINKS'); // an insightTrafficSourceType value (ANALYTICS_VALUES)
+    expect(query).not.toContain('AGE_13_17'); // an export's age-group code (AGE_GROUPS, the ingest's)
+    expect(query).not.toContain('LEASE#FACT#'); // the ingest's lease keys (keys are imported one by one)
+    const ingest = await textOf('functions/ingest/s3-ingest.ts');
+    expect(ingest).toContain('AGE_13_17');
+    expect(ingest).toContain('LEASE#FACT#');
+    expect(ingest).not.toContain('playbackBasedCpm'); // a metric of METRICS (and of the catalog, which the ingest lacks)
   }, 60_000);
 });

@@ -8,7 +8,7 @@ import { randomBytes } from 'node:crypto';
 import { type DynamoDBDocumentClient, GetCommand, PutCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDocumentClient } from '../../functions/core/db/document-client';
-import { keys } from '../../functions/core/db/keys';
+import * as keys from '../../functions/core/db/keys';
 import type { DirectoryFileInput } from '../../functions/core/directory/directory-file';
 import { dynamoDirectoryRepository, type TableContext } from '../../functions/core/directory/directory-repository';
 import {

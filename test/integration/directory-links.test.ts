@@ -15,7 +15,7 @@ import {
 } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDocumentClient } from '../../functions/core/db/document-client';
-import { keys } from '../../functions/core/db/keys';
+import * as keys from '../../functions/core/db/keys';
 import { type DirectoryWorld, loadDirectory } from '../../functions/core/directory/directory-loader';
 import { dynamoDirectoryRepository, type TableContext } from '../../functions/core/directory/directory-repository';
 import { dynamoGroupRepository } from '../../functions/core/groups/group-repository';

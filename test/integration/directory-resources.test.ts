@@ -10,7 +10,7 @@ import path from 'node:path';
 import { type DynamoDBDocumentClient, GetCommand, PutCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDocumentClient } from '../../functions/core/db/document-client';
-import { keys } from '../../functions/core/db/keys';
+import * as keys from '../../functions/core/db/keys';
 import { loadDirectory } from '../../functions/core/directory/directory-loader';
 import type { TableContext } from '../../functions/core/directory/directory-repository';
 import { dynamoResourceSink, type ResourceSinkStats } from '../../functions/core/directory/resource-sink';

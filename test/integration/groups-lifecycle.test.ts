@@ -8,7 +8,7 @@ import { BatchWriteCommand } from '@aws-sdk/lib-dynamodb';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDocumentClient } from '../../functions/core/db/document-client';
-import { keys } from '../../functions/core/db/keys';
+import * as keys from '../../functions/core/db/keys';
 import { dynamoDirectoryRepository } from '../../functions/core/directory/directory-repository';
 import { groupItemId, newGroupId } from '../../functions/core/groups/group';
 import { dynamoGroupRepository } from '../../functions/core/groups/group-repository';

@@ -6,7 +6,7 @@
  */
 import { BatchWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { keys } from '../../functions/core/db/keys';
+import * as keys from '../../functions/core/db/keys';
 import type { GroupRepository } from '../../functions/core/groups/group-repository';
 import {
   ACTORS,

@@ -6,7 +6,7 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDocumentClient } from '../../functions/core/db/document-client';
-import { keys } from '../../functions/core/db/keys';
+import * as keys from '../../functions/core/db/keys';
 import { runSmoke, type SmokeCheck, summaryLine } from '../../infra/cli/smoke-checks';
 import { type LocalApi, startLocalApi } from '../support/local-api';
 import { useOwnTable } from '../support/own-table';

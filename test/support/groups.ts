@@ -5,7 +5,7 @@
 import { QueryCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { expect } from 'vitest';
 import { createDocumentClient } from '../../functions/core/db/document-client';
-import { keys } from '../../functions/core/db/keys';
+import * as keys from '../../functions/core/db/keys';
 import type { ResourceKind } from '../../functions/core/directory/directory';
 import type { TableContext } from '../../functions/core/directory/directory-repository';
 import { dynamoGroupRepository, type GroupRepository } from '../../functions/core/groups/group-repository';

@@ -9,7 +9,7 @@ import {
 } from '../../functions/_shared/field-selector';
 import { readSystemParameters } from '../../functions/_shared/system-parameters';
 import { DomainError } from '../../functions/core/errors';
-import { schemaNamed } from '../../functions/schemas';
+import { QUERY_RESPONSE_FIELDS, schemaNamed } from '../../functions/schemas';
 
 /** A selection as plain nested objects, for readable expectations. */
 const plain = (s: Selection | true): unknown =>
@@ -126,7 +126,7 @@ describe('checkFields against the response schema', () => {
 
 describe('readSystemParameters', () => {
   const read = (query: Record<string, string>, fieldMask?: string) =>
-    readSystemParameters(query, fieldMask, schemaNamed('QueryResponse'), schemaNamed);
+    readSystemParameters(query, fieldMask, QUERY_RESPONSE_FIELDS);
   const refusal = (query: Record<string, string>) => {
     try {
       read(query);
@@ -184,7 +184,7 @@ describe('readSystemParameters', () => {
   });
 
   it('without a response schema checks only the syntax', () => {
-    expect(() => readSystemParameters({ fields: 'anything/goes' }, undefined, undefined, schemaNamed)).not.toThrow();
-    expect(() => readSystemParameters({ fields: 'a(' }, undefined, undefined, schemaNamed)).toThrow(DomainError);
+    expect(() => readSystemParameters({ fields: 'anything/goes' }, undefined, undefined)).not.toThrow();
+    expect(() => readSystemParameters({ fields: 'a(' }, undefined, undefined)).toThrow(DomainError);
   });
 });

@@ -8,6 +8,7 @@ import { type HandlerOptions, type HttpRequest, httpHandler } from '../../functi
 import { jsonResult } from '../../functions/_shared/http-result';
 import { DomainError, type ErrorKind } from '../../functions/core/errors';
 import { DEFAULT_SCOPE_BASE, scopeUri } from '../../functions/core/scopes';
+import { LIST_GROUPS_FIELDS } from '../../functions/schemas';
 import { proxyEvent } from '../support/proxy-event';
 
 const JSON_TYPE = 'application/json; charset=UTF-8';
@@ -16,7 +17,7 @@ const inAnHour = () => String(Math.floor(Date.now() / 1000) + 3600);
 /** A handler whose run() records the request it got and answers 200 {ok:true}. */
 function recording(options: HandlerOptions = { body: 'none' }) {
   const seen: HttpRequest[] = [];
-  const handler = httpHandler('groups.list', options, async (req) => {
+  const handler = httpHandler('groups.list', { ...options, response: LIST_GROUPS_FIELDS }, async (req) => {
     seen.push(req);
     return jsonResult(200, { ok: true });
   });
@@ -24,7 +25,7 @@ function recording(options: HandlerOptions = { body: 'none' }) {
 }
 
 const throwing = (err: unknown) =>
-  httpHandler('groups.list', { body: 'ignore' }, async () => {
+  httpHandler('groups.list', { body: 'ignore', response: LIST_GROUPS_FIELDS }, async () => {
     throw err;
   });
 

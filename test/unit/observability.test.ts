@@ -19,6 +19,7 @@ const { httpHandler } = await import('../../functions/_shared/http-handler');
 const { jsonResult } = await import('../../functions/_shared/http-result');
 const { makeLambdaAuthorizer } = await import('../../functions/authorizer/authorize');
 const { METRIC } = await import('../../functions/_shared/metric-names');
+const { LIST_GROUPS_FIELDS, QUERY_RESPONSE_FIELDS } = await import('../../functions/schemas');
 
 type Json = Record<string, any>;
 
@@ -113,7 +114,7 @@ describe('publishIngestMetrics', () => {
 
 describe('httpHandler metrics and logs', () => {
   it('publishes the figures the operation added, once per request, under its operation', async () => {
-    const handler = httpHandler('groups.list', { body: 'none' }, async ({ figures }) => {
+    const handler = httpHandler('groups.list', { body: 'none', response: LIST_GROUPS_FIELDS }, async ({ figures }) => {
       figures.add(METRIC.itemsRead, MetricUnit.Count, 7).property('family', 'channel_basic');
       return jsonResult(200, {});
     });
@@ -128,10 +129,14 @@ describe('httpHandler metrics and logs', () => {
   });
 
   it('adds the latency when the operation asks for it, also of a request that fails', async () => {
-    const handler = httpHandler('reports.query', { body: 'none', latencyMetric: true }, async ({ figures }) => {
-      figures.add(METRIC.itemsRead, MetricUnit.Count, Number.NaN);
-      throw new DomainError('not_found', 'notFound', 'No such group.');
-    });
+    const handler = httpHandler(
+      'reports.query',
+      { body: 'none', latencyMetric: true, response: QUERY_RESPONSE_FIELDS },
+      async ({ figures }) => {
+        figures.add(METRIC.itemsRead, MetricUnit.Count, Number.NaN);
+        throw new DomainError('not_found', 'notFound', 'No such group.');
+      },
+    );
 
     const result = await handler(request('req-2'));
 
@@ -142,7 +147,9 @@ describe('httpHandler metrics and logs', () => {
   });
 
   it('publishes nothing for a request that measured nothing', async () => {
-    const handler = httpHandler('groups.list', { body: 'none' }, async () => jsonResult(200, {}));
+    const handler = httpHandler('groups.list', { body: 'none', response: LIST_GROUPS_FIELDS }, async () =>
+      jsonResult(200, {}),
+    );
 
     await handler(request('req-3'));
 
@@ -150,7 +157,7 @@ describe('httpHandler metrics and logs', () => {
   });
 
   it('logs with the API request id, the operation and the Lambda context, and only during the request', async () => {
-    const handler = httpHandler('groups.list', { body: 'none' }, async () => {
+    const handler = httpHandler('groups.list', { body: 'none', response: LIST_GROUPS_FIELDS }, async () => {
       logger.info('inside');
       return jsonResult(200, {});
     });
@@ -171,7 +178,7 @@ describe('httpHandler metrics and logs', () => {
   });
 
   it('logs the 500 of an unexpected error with the request id the caller sees', async () => {
-    const handler = httpHandler('groups.list', { body: 'none' }, async () => {
+    const handler = httpHandler('groups.list', { body: 'none', response: LIST_GROUPS_FIELDS }, async () => {
       throw new Error('boom');
     });
 

@@ -76,93 +76,105 @@ import type { TableKey } from './table-definition';
 export type DirectoryKind = 'CHANNEL' | 'VIDEO' | 'PLAYLIST' | 'ASSET' | 'CONTENT_OWNER';
 export type DirectoryRecordKind = 'USER' | 'CHANNEL' | 'CONTENT_OWNER' | 'ACCOUNT' | 'PROPERTY';
 
-export const keys = {
-  userPartition: (sub: string) => `USER#${sub}`,
-  userOwnsChannel: (sub: string, channelId: string): TableKey => ({
-    pk: `USER#${sub}`,
-    sk: `OWNS#CHANNEL#${channelId}`,
-  }),
-  userManagesContentOwner: (sub: string, contentOwnerId: string): TableKey => ({
-    pk: `USER#${sub}`,
-    sk: `MANAGES#CONTENT_OWNER#${contentOwnerId}`,
-  }),
-  /** `resourceName` is `accounts/<id>` or `properties/<id>`. */
-  userReads: (sub: string, resourceName: string): TableKey => ({ pk: `USER#${sub}`, sk: `READS#${resourceName}` }),
+// One export per key, imported as a namespace (`import * as keys`): a bundle carries only the keys it builds.
+export const userPartition = (sub: string) => `USER#${sub}`;
+export const userOwnsChannel = (sub: string, channelId: string): TableKey => ({
+  pk: `USER#${sub}`,
+  sk: `OWNS#CHANNEL#${channelId}`,
+});
+export const userManagesContentOwner = (sub: string, contentOwnerId: string): TableKey => ({
+  pk: `USER#${sub}`,
+  sk: `MANAGES#CONTENT_OWNER#${contentOwnerId}`,
+});
+/** `resourceName` is `accounts/<id>` or `properties/<id>`. */
+export const userReads = (sub: string, resourceName: string): TableKey => ({
+  pk: `USER#${sub}`,
+  sk: `READS#${resourceName}`,
+});
 
-  directoryEntry: (kind: DirectoryKind, id: string): TableKey => ({ pk: `${kind}#${id}`, sk: 'DIR' }),
-  contentOwnerLink: (contentOwnerId: string, channelId: string): TableKey => ({
-    pk: `CONTENT_OWNER#${contentOwnerId}`,
-    sk: `LINK#CHANNEL#${channelId}`,
-  }),
-  contentOwnerLinkPrefix: 'LINK#CHANNEL#',
-  /** Every link of a content owner in one item (attribute `links`: channel id → linked since), read by key. */
-  contentOwnerChannels: (contentOwnerId: string): TableKey => ({
-    pk: `CONTENT_OWNER#${contentOwnerId}`,
-    sk: 'CHANNELS',
-  }),
-  contentOwnerManager: (contentOwnerId: string, sub: string): TableKey => ({
-    pk: `CONTENT_OWNER#${contentOwnerId}`,
-    sk: `MANAGER#${sub}`,
-  }),
-  channelResourcesGsi: (channelId: string, kind: DirectoryKind, id: string) => ({
-    gsi1pk: keys.channelResourcesPartition(channelId),
-    gsi1sk: `${kind}#${id}`,
-  }),
-  channelResourcesPartition: (channelId: string) => `CHANNEL#${channelId}#RESOURCES`,
+export const directoryEntry = (kind: DirectoryKind, id: string): TableKey => ({ pk: `${kind}#${id}`, sk: 'DIR' });
+export const contentOwnerLink = (contentOwnerId: string, channelId: string): TableKey => ({
+  pk: `CONTENT_OWNER#${contentOwnerId}`,
+  sk: `LINK#CHANNEL#${channelId}`,
+});
+export const contentOwnerLinkPrefix = 'LINK#CHANNEL#';
+/** Every link of a content owner in one item (attribute `links`: channel id → linked since), read by key. */
+export const contentOwnerChannels = (contentOwnerId: string): TableKey => ({
+  pk: `CONTENT_OWNER#${contentOwnerId}`,
+  sk: 'CHANNELS',
+});
+export const contentOwnerManager = (contentOwnerId: string, sub: string): TableKey => ({
+  pk: `CONTENT_OWNER#${contentOwnerId}`,
+  sk: `MANAGER#${sub}`,
+});
+export const channelResourcesGsi = (channelId: string, kind: DirectoryKind, id: string) => ({
+  gsi1pk: channelResourcesPartition(channelId),
+  gsi1sk: `${kind}#${id}`,
+});
+export const channelResourcesPartition = (channelId: string) => `CHANNEL#${channelId}#RESOURCES`;
 
-  directoryRecordPartition: 'DIRECTORY',
-  directoryRecord: (kind: DirectoryRecordKind, id: string): TableKey => ({ pk: 'DIRECTORY', sk: `${kind}#${id}` }),
-  directoryLease: { pk: 'DIRECTORY#LEASE', sk: 'LEASE' } as TableKey,
-  directoryLinksRevision: { pk: 'DIRECTORY#LINKS', sk: 'REVISION' } as TableKey,
+export const directoryRecordPartition = 'DIRECTORY';
+export const directoryRecord = (kind: DirectoryRecordKind, id: string): TableKey => ({
+  pk: 'DIRECTORY',
+  sk: `${kind}#${id}`,
+});
+export const directoryLease = { pk: 'DIRECTORY#LEASE', sk: 'LEASE' } as TableKey;
+export const directoryLinksRevision = { pk: 'DIRECTORY#LINKS', sk: 'REVISION' } as TableKey;
 
-  property: (propertyId: string): TableKey => ({ pk: `PROPERTY#${propertyId}`, sk: 'PROPERTY' }),
-  account: (accountId: string): TableKey => ({ pk: `ACCOUNT#${accountId}`, sk: 'ACCOUNT' }),
+export const property = (propertyId: string): TableKey => ({ pk: `PROPERTY#${propertyId}`, sk: 'PROPERTY' });
+export const account = (accountId: string): TableKey => ({ pk: `ACCOUNT#${accountId}`, sk: 'ACCOUNT' });
 
-  ownerPartition: (actor: string) => `OWNER#${actor}`,
-  group: (actor: string, groupId: string): TableKey => ({ pk: `OWNER#${actor}`, sk: `GROUP#${groupId}` }),
-  groupSkPrefix: 'GROUP#',
-  groupItemSkPrefix: (groupId: string) => `ITEM#${groupId}#`,
-  factPartition: (family: string, channel: string, variant: string, partition?: string) =>
-    `FACT#${family}#${channel}#${variant}${partition === undefined ? '' : `#${partition}`}`,
-  factDaySk: (day: string) => `D#${day}`,
-  factMonthSk: (month: string) => `M#${month}`,
-  /** A day's piece of an open month's flat cube (month-pieces.ts), read in the month's Query range. */
-  factPieceSk: (month: string, dd: string) => `M#${month}#p${dd}`,
-  /** An open month's mark in a regional partition: its open days are read from the root's pieces (month-pieces.ts). */
-  factOpenSk: (month: string) => `M#${month}#o`,
-  factManifest: (family: string, channel: string, month: string): TableKey => ({
-    pk: `FACT#${family}#${channel}#MANIFEST`,
-    sk: `M#${month}`,
-  }),
-  factManifestPartition: (family: string, channel: string) => `FACT#${family}#${channel}#MANIFEST`,
-  factChunkSk: (period: string, gen: string, chunk: number) => `${period}#${gen}#${String(chunk).padStart(3, '0')}`,
-  factBackupSk: (day: string) => `O#${day}`,
-  blocksToWrite: (family: string, channel: string): TableKey => ({
-    pk: `FACT#${family}#${channel}#MANIFEST`,
-    sk: 'BLOCKS',
-  }),
-  monthLease: (family: string, channel: string, month: string): TableKey => ({
-    pk: `LEASE#FACT#${family}#${channel}`,
-    sk: `M#${month}`,
-  }),
-  blocksLease: (family: string, channel: string): TableKey => ({ pk: `LEASE#FACT#${family}#${channel}`, sk: 'BLOCKS' }),
-  ingestOwnersPartition: 'INGEST#OWNERS',
-  ingestOwner: (owner: string, family: string): TableKey => ({ pk: 'INGEST#OWNERS', sk: `${owner}#${family}` }),
-  rejectedPartition: 'INGEST#REJECTED',
-  rejectedFile: (file: string): TableKey => ({ pk: 'INGEST#REJECTED', sk: file }),
-  fxPartition: (currency: string) => `FX#${currency}`,
-  fxRate: (currency: string, day: string): TableKey => ({ pk: `FX#${currency}`, sk: `D#${day}` }),
-  connectionsPartition: 'CONNECTIONS',
-  /** `owner` is an owner key: `channel:<id>` or `contentOwner:<id>` (core/sync/owner.ts). */
-  connection: (owner: string): TableKey => ({ pk: 'CONNECTIONS', sk: owner }),
-  localSecret: (name: string): TableKey => ({ pk: `SECRET#${name}`, sk: 'SECRET' }),
-  syncedPartition: (owner: string, family: string) => `SYNCED#${owner}#${family}`,
-  syncedDay: (owner: string, family: string, day: string): TableKey => ({
-    pk: `SYNCED#${owner}#${family}`,
-    sk: `D#${day}`,
-  }),
-  groupItem: (actor: string, groupId: string, kind: DirectoryKind, resourceId: string): TableKey => ({
-    pk: `OWNER#${actor}`,
-    sk: `ITEM#${groupId}#${kind}#${resourceId}`,
-  }),
-} as const;
+export const ownerPartition = (actor: string) => `OWNER#${actor}`;
+export const group = (actor: string, groupId: string): TableKey => ({ pk: `OWNER#${actor}`, sk: `GROUP#${groupId}` });
+export const groupSkPrefix = 'GROUP#';
+export const groupItemSkPrefix = (groupId: string) => `ITEM#${groupId}#`;
+export const factPartition = (family: string, channel: string, variant: string, partition?: string) =>
+  `FACT#${family}#${channel}#${variant}${partition === undefined ? '' : `#${partition}`}`;
+export const factDaySk = (day: string) => `D#${day}`;
+export const factMonthSk = (month: string) => `M#${month}`;
+/** A day's piece of an open month's flat cube (month-pieces.ts), read in the month's Query range. */
+export const factPieceSk = (month: string, dd: string) => `M#${month}#p${dd}`;
+/** An open month's mark in a regional partition: its open days are read from the root's pieces (month-pieces.ts). */
+export const factOpenSk = (month: string) => `M#${month}#o`;
+export const factManifest = (family: string, channel: string, month: string): TableKey => ({
+  pk: `FACT#${family}#${channel}#MANIFEST`,
+  sk: `M#${month}`,
+});
+export const factManifestPartition = (family: string, channel: string) => `FACT#${family}#${channel}#MANIFEST`;
+export const factChunkSk = (period: string, gen: string, chunk: number) =>
+  `${period}#${gen}#${String(chunk).padStart(3, '0')}`;
+export const factBackupSk = (day: string) => `O#${day}`;
+export const blocksToWrite = (family: string, channel: string): TableKey => ({
+  pk: `FACT#${family}#${channel}#MANIFEST`,
+  sk: 'BLOCKS',
+});
+export const monthLease = (family: string, channel: string, month: string): TableKey => ({
+  pk: `LEASE#FACT#${family}#${channel}`,
+  sk: `M#${month}`,
+});
+export const blocksLease = (family: string, channel: string): TableKey => ({
+  pk: `LEASE#FACT#${family}#${channel}`,
+  sk: 'BLOCKS',
+});
+export const ingestOwnersPartition = 'INGEST#OWNERS';
+export const ingestOwner = (owner: string, family: string): TableKey => ({
+  pk: 'INGEST#OWNERS',
+  sk: `${owner}#${family}`,
+});
+export const rejectedPartition = 'INGEST#REJECTED';
+export const rejectedFile = (file: string): TableKey => ({ pk: 'INGEST#REJECTED', sk: file });
+export const fxPartition = (currency: string) => `FX#${currency}`;
+export const fxRate = (currency: string, day: string): TableKey => ({ pk: `FX#${currency}`, sk: `D#${day}` });
+export const connectionsPartition = 'CONNECTIONS';
+/** `owner` is an owner key: `channel:<id>` or `contentOwner:<id>` (core/sync/owner.ts). */
+export const connection = (owner: string): TableKey => ({ pk: 'CONNECTIONS', sk: owner });
+export const localSecret = (name: string): TableKey => ({ pk: `SECRET#${name}`, sk: 'SECRET' });
+export const syncedPartition = (owner: string, family: string) => `SYNCED#${owner}#${family}`;
+export const syncedDay = (owner: string, family: string, day: string): TableKey => ({
+  pk: `SYNCED#${owner}#${family}`,
+  sk: `D#${day}`,
+});
+export const groupItem = (actor: string, groupId: string, kind: DirectoryKind, resourceId: string): TableKey => ({
+  pk: `OWNER#${actor}`,
+  sk: `ITEM#${groupId}#${kind}#${resourceId}`,
+});

@@ -6,7 +6,8 @@
  * - Resource entries (videos, playlists, assets) are shared with ingest, which records the resources exports name:
  *   the directory only adds or removes itself in their `listedBy` set and the owners it justifies.
  */
-import { type DirectoryRecordKind, keys } from '../db/keys';
+import type { DirectoryRecordKind } from '../db/keys';
+import * as keys from '../db/keys';
 import type { TableKey } from '../db/table-definition';
 import { channelActor, contentOwnerActor } from './directory';
 import type { DirectoryFile } from './directory-file';

@@ -4,7 +4,7 @@
  */
 import { GetCommand, type TransactWriteCommandInput, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { isConditionFailure } from '../db/conditions';
-import { keys } from '../db/keys';
+import * as keys from '../db/keys';
 import type { TableContext } from './directory-repository';
 import { DirectoryBusyError, DirectoryConflictError, type DirectoryLease } from './directory-service';
 

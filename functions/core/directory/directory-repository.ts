@@ -1,7 +1,7 @@
 /** DynamoDB adapter for the directory (access patterns D1 and D4 in core/db/keys.ts). */
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { keyReader } from '../db/key-reader';
-import { keys } from '../db/keys';
+import * as keys from '../db/keys';
 import { queryAll } from '../db/query-all';
 import type { ChannelLink, ChannelLinks, DirectoryRepository, Profile } from './directory';
 

@@ -19,7 +19,7 @@ import {
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
 import { isConditionFailure, isTransactionCanceled } from '../db/conditions';
-import { keys } from '../db/keys';
+import * as keys from '../db/keys';
 import { queryAll } from '../db/query-all';
 import { backoff, DEFAULT_RETRY } from '../db/retry';
 import { type TableKey, tableDefinition } from '../db/table-definition';

@@ -12,7 +12,7 @@
 import { GetCommand, TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import { batchGetAll } from '../db/batch-get';
 import { isTransactionCanceled } from '../db/conditions';
-import { keys } from '../db/keys';
+import * as keys from '../db/keys';
 import { backoff, DEFAULT_RETRY } from '../db/retry';
 import type { ResourceSink, SeenResources } from '../reports/ingest/ingest-service';
 // Not from directory-items.ts: that module reaches the directory file's zod schema, which the ingest has no use for.

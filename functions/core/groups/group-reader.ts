@@ -4,7 +4,7 @@
  * filter by it, carries none of the write paths and their commands.
  */
 import type { QueryCommandInput } from '@aws-sdk/lib-dynamodb';
-import { keys } from '../db/keys';
+import * as keys from '../db/keys';
 import { queryAll } from '../db/query-all';
 import type { ResourceKind } from '../directory/directory';
 import type { TableContext } from '../directory/directory-repository';

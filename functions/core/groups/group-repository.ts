@@ -18,7 +18,7 @@ import {
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
 import { type CancellationReason, isConditionFailure, isTransactionCanceled, oldItem } from '../db/conditions';
-import { keys } from '../db/keys';
+import * as keys from '../db/keys';
 import { backoff, DEFAULT_RETRY, type RetryPolicy } from '../db/retry';
 import type { ResourceKind } from '../directory/directory';
 import type { TableContext } from '../directory/directory-repository';

@@ -1,6 +1,6 @@
 /** DynamoDB adapter for properties (access patterns P1/P2 in core/db/keys.ts). */
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
-import { keys } from '../db/keys';
+import * as keys from '../db/keys';
 import type { TableContext } from '../directory/directory-repository';
 import type { Property } from './property';
 import type { PropertyRepository } from './property-service';

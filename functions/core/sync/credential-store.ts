@@ -4,7 +4,7 @@
  * same names, so the connection record is the same either way.
  */
 import { DeleteCommand, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
-import { keys } from '../db/keys';
+import * as keys from '../db/keys';
 import type { TableContext } from '../directory/directory-repository';
 import { type CredentialStore, credentialsText, parseCredentials } from './connection';
 

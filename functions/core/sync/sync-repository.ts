@@ -5,7 +5,7 @@
 import { DeleteCommand, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { batchGetAll } from '../db/batch-get';
 import { isConditionFailure } from '../db/conditions';
-import { keys } from '../db/keys';
+import * as keys from '../db/keys';
 import { queryAll } from '../db/query-all';
 import type { TableContext } from '../directory/directory-repository';
 import type { Connection, RunSummary, SyncError } from './connection';

@@ -170,34 +170,86 @@ const GROUPS: Readonly<Record<string, readonly string[]>> = {
   DETAIL_TRAFFIC_SOURCES,
 };
 
+type ParsedRule = { readonly rule: SetRule; readonly values?: FilterValues };
+const KNOWN_NAMES: ReadonlySet<string> = new Set(KNOWN_DIMENSIONS);
+/** Words to the names they stand for (GROUPS). */
+function expand(words: readonly string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < words.length; i++) {
+    const word = words[i] as string;
+    const names = GROUPS[word];
+    if (names) for (let j = 0; j < names.length; j++) out.push(names[j] as string);
+    else out.push(word);
+  }
+  return out;
+}
+/** One token of a rule (`TIME?`, `country==US`), read once however many rules hold it. */
+interface RuleToken {
+  readonly mark: '' | '?' | '+';
+  readonly names: string;
+  readonly group: readonly string[];
+  readonly values?: readonly string[];
+}
+const ruleTokens = new Map<string, RuleToken>();
+
+function ruleToken(text: string, token: string): RuleToken {
+  const known = ruleTokens.get(token);
+  if (known) return known;
+  const last = token[token.length - 1];
+  const mark = last === '?' || last === '+' ? last : '';
+  const parts = (mark ? token.slice(0, -1) : token).split('==');
+  const names = parts[0] as string;
+  const valueList = parts[1];
+  const group = expand(names.split('|'));
+  let allKnown = names !== '' && parts.length <= 2 && valueList !== '';
+  for (let j = 0; j < group.length; j++) allKnown &&= KNOWN_NAMES.has(group[j] as string);
+  if (!allKnown) throw new Error(`catalog rule "${text}": bad token ${token}`);
+  const read: RuleToken =
+    valueList === undefined ? { mark, names, group } : { mark, names, group, values: expand(valueList.split(',')) };
+  ruleTokens.set(token, read);
+  return read;
+}
+
+/** Many reports share a rule's text: each text is parsed once (the catalog is built at every cold start). */
+const parsedRules = new Map<string, ParsedRule>();
+
 /**
  * A rule written as the contract's tables write it, one token per name or group (api-contract.md §A.3):
  * `city` required, `city?` optional; `day|month` (or the group `TIME`) exactly one of, `TIME?` at most one of,
  * `ageGroup|gender+` at least one of. In filters, `country==US` is a required filter that must take one of the
  * values after `==` (comma-separated, or a value list of GROUPS). Names must be known (KNOWN_DIMENSIONS).
+ * Indexed loops, no destructuring, each text and token read once: this runs cold, in the interpreter, at every
+ * start of reports.query.
  */
-function parseRule(text: string): { rule: SetRule; values?: FilterValues } {
-  const rule: Record<keyof SetRule, string[][]> = {
-    required: [],
-    exactlyOne: [],
-    atLeastOne: [],
-    atMostOne: [],
-    optional: [],
-  };
-  const values: Record<string, readonly string[]> = {};
-  for (const token of text.split(' ').filter(Boolean)) {
-    const [, names = '', valueList, mark = ''] = /^([^=?+]+)(?:==(\S+))?([?+]?)$/.exec(token) ?? [];
-    const group = names.split('|').flatMap((n) => GROUPS[n] ?? [n]);
-    const unknown = group.find((n) => !(KNOWN_DIMENSIONS as readonly string[]).includes(n));
-    if (unknown !== undefined || names === '') throw new Error(`catalog rule "${text}": bad token ${token}`);
-    if (valueList !== undefined) values[names] = valueList.split(',').flatMap((v) => GROUPS[v] ?? [v]);
-    if (group.length === 1) rule[mark === '?' ? 'optional' : 'required'].push(group);
-    else rule[mark === '?' ? 'atMostOne' : mark === '+' ? 'atLeastOne' : 'exactlyOne'].push(group);
+function parseRule(text: string): ParsedRule {
+  const known = parsedRules.get(text);
+  if (known) return known;
+  const required: string[] = [];
+  const optional: string[] = [];
+  const exactlyOne: string[][] = [];
+  const atLeastOne: string[][] = [];
+  const atMostOne: string[][] = [];
+  let values: Record<string, readonly string[]> | undefined;
+  const words = text.split(' ');
+  for (let i = 0; i < words.length; i++) {
+    if (words[i] === '') continue;
+    const { mark, names, group, values: allowed } = ruleToken(text, words[i] as string);
+    if (allowed) {
+      values ??= {};
+      values[names] = allowed;
+    }
+    if (group.length === 1) (mark === '?' ? optional : required).push(group[0] as string);
+    else (mark === '?' ? atMostOne : mark === '+' ? atLeastOne : exactlyOne).push([...group]);
   }
-  const out: { -readonly [K in keyof SetRule]: SetRule[K] } = {};
-  for (const key of ['required', 'optional'] as const) if (rule[key].length > 0) out[key] = rule[key].flat();
-  for (const key of ['exactlyOne', 'atLeastOne', 'atMostOne'] as const) if (rule[key].length > 0) out[key] = rule[key];
-  return Object.keys(values).length > 0 ? { rule: out, values } : { rule: out };
+  const rule: { -readonly [K in keyof SetRule]: SetRule[K] } = {};
+  if (required.length > 0) rule.required = required;
+  if (optional.length > 0) rule.optional = optional;
+  if (exactlyOne.length > 0) rule.exactlyOne = exactlyOne;
+  if (atLeastOne.length > 0) rule.atLeastOne = atLeastOne;
+  if (atMostOne.length > 0) rule.atMostOne = atMostOne;
+  const parsed = values ? { rule, values } : { rule };
+  parsedRules.set(text, parsed);
+  return parsed;
 }
 
 const TOP_N = ['views', 'estimatedMinutesWatched'];
@@ -304,7 +356,8 @@ const channelReport =
   ([id, name, dims, filters, metrics, extra]: Row): ReportDef => {
     const dimensions = parseRule(dims).rule;
     const { rule, values } = parseRule(filters);
-    const needs = Object.entries(DIMENSION_NEEDS).filter(([d]) => ruleNames(dimensions).has(d));
+    const allowed = ruleNames(dimensions);
+    const needs = Object.entries(DIMENSION_NEEDS).filter(([d]) => allowed.has(d));
     return {
       id,
       name,

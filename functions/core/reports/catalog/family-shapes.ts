@@ -213,18 +213,23 @@ function fam(
   columns: readonly FamilyColumn[],
   measures: Readonly<Record<string, Measure>>,
 ): FamilyShape {
-  const markers: Record<string, readonly string[]> = {};
-  const list = versions.split(' ').map((token) => {
-    const [version = '', marker] = token.split('+');
-    if (marker !== undefined) {
-      const columns = MARKERS[marker];
-      if (!columns) throw new Error(`family ${code}: unknown marker ${marker}`);
-      markers[version] = columns;
-    }
-    return version;
-  });
-  const marked = Object.keys(markers).length > 0 ? { markers } : {};
-  return { code, type, owner, kind, versions: list, columns, measures, ...marked };
+  // Indexed loops, no destructuring: the table is built at every cold start, by cold (interpreted) code.
+  let markers: Record<string, readonly string[]> | undefined;
+  const list = versions.split(' ');
+  for (let i = 0; i < list.length; i++) {
+    const token = list[i] as string;
+    const plus = token.indexOf('+');
+    if (plus < 0) continue;
+    const version = token.slice(0, plus);
+    const marker = token.slice(plus + 1);
+    const columns = MARKERS[marker];
+    if (!columns) throw new Error(`family ${code}: unknown marker ${marker}`);
+    markers ??= {};
+    markers[version] = columns;
+    list[i] = version;
+  }
+  const shape: FamilyShape = { code, type, owner, kind, versions: list, columns, measures };
+  return markers ? { ...shape, markers } : shape;
 }
 
 /** The standard layouts: a family's type is the layout's prefix + its slice, its columns the base + the slice's. */
@@ -253,7 +258,7 @@ const sliced = (
   measures: Readonly<Record<string, Measure>>,
   kind: FamilyKind = layout.kind,
 ): FamilyShape =>
-  fam(code, layout.prefix + slice, layout.owner, kind, versions, [...layout.base, ...SLICES[slice]], measures);
+  fam(code, layout.prefix + slice, layout.owner, kind, versions, layout.base.concat(SLICES[slice]), measures);
 
 // biome-ignore format: one family a line reads best
 export const FAMILIES: readonly FamilyShape[] = [

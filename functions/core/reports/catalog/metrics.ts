@@ -106,8 +106,13 @@ export interface MetricDef {
   readonly normalized?: boolean;
 }
 
-const sum = (m: Measure): MetricDef => ({ dataType: 'INTEGER', uses: [m], compute: (s) => s(m) });
-const rounded = (m: Measure): MetricDef => ({
+// The builders are side-effect free: a bundle that never reads METRICS (the ingest) does not carry the table.
+const sum = /* @__NO_SIDE_EFFECTS__ */ (m: Measure): MetricDef => ({
+  dataType: 'INTEGER',
+  uses: [m],
+  compute: (s) => s(m),
+});
+const rounded = /* @__NO_SIDE_EFFECTS__ */ (m: Measure): MetricDef => ({
   dataType: 'INTEGER',
   uses: [m],
   compute: (s) => {
@@ -116,7 +121,12 @@ const rounded = (m: Measure): MetricDef => ({
   },
 });
 /** numerator ÷ denominator × factor; 0 when the denominator is 0 (no activity), null when unknown. */
-const ratio = (num: Measure, den: Measure, dataType: DataType = 'FLOAT', factor = 1): MetricDef => ({
+const ratio = /* @__NO_SIDE_EFFECTS__ */ (
+  num: Measure,
+  den: Measure,
+  dataType: DataType = 'FLOAT',
+  factor = 1,
+): MetricDef => ({
   dataType,
   uses: [num, den],
   compute: (s) => {
@@ -129,8 +139,12 @@ const ratio = (num: Measure, den: Measure, dataType: DataType = 'FLOAT', factor 
   },
 });
 
-const money = (m: Measure): MetricDef => ({ dataType: 'FLOAT', uses: [m], compute: (s) => s(m) });
-const difference = (a: Measure, b: Measure): MetricDef => ({
+const money = /* @__NO_SIDE_EFFECTS__ */ (m: Measure): MetricDef => ({
+  dataType: 'FLOAT',
+  uses: [m],
+  compute: (s) => s(m),
+});
+const difference = /* @__NO_SIDE_EFFECTS__ */ (a: Measure, b: Measure): MetricDef => ({
   dataType: 'INTEGER',
   uses: [a, b],
   compute: (s) => {

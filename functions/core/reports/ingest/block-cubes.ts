@@ -16,7 +16,7 @@
  * would leave it stale, and a report reads a missing block as its months, pieces included. Loads mark a month due
  * when its cubes change and when it opens, not for each piece; its compaction marks it due again.
  */
-import { keys } from '../../db/keys';
+import * as keys from '../../db/keys';
 import type { FamilyDef } from '../catalog/families';
 import { BLOCK_MONTHS, blockMonths, blockPeriod, blocksHolding, type CubeVariant } from '../storage/cube';
 import { ChunkRegistry, type FactWriter } from '../storage/fact-writer';

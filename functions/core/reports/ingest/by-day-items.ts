@@ -6,7 +6,7 @@
  * large to share an item has part items of its own, `M#<month>#d<dd>#000`, … (each holding some of its pieces under
  * the same attribute name, which a reader's projection picks up in every part).
  */
-import { keys } from '../../db/keys';
+import * as keys from '../../db/keys';
 import { FACT_ENTITY, type FactWriter, type Guard, type Packing } from '../storage/fact-writer';
 import { type SegmentMap, segmentSize } from '../storage/unit-codec';
 

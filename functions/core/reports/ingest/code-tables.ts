@@ -6,10 +6,13 @@
  * Sources: /work/shared/reference/reporting-api.md §2.1–2.8 and §10 (code tables, spellings, open points) and
  * /work/shared/reference/api-contract.md §A.2.2 (allowed Analytics values; its full sharingService list is the one
  * it cites, analytix `analytix/reports/data.py` VALID_FILTER_OPTIONS).
+ *
+ * Each table's `Object.freeze` is marked pure, so a bundle that never reads a table does not carry it (reports.query
+ * reads ANALYTICS_VALUES only).
  */
 
 /** `traffic_source_type` → `insightTrafficSourceType` (reporting-api §2.2). */
-export const TRAFFIC_SOURCE_TYPES: Readonly<Record<string, string>> = Object.freeze({
+export const TRAFFIC_SOURCE_TYPES: Readonly<Record<string, string>> = /* @__PURE__ */ Object.freeze({
   '0': 'NO_LINK_OTHER', // direct or unknown; older Analytics alias UNKNOWN_MOBILE_OR_DIRECT
   '1': 'ADVERTISING',
   '3': 'SUBSCRIBER', // browse features
@@ -39,7 +42,7 @@ export const TRAFFIC_SOURCE_TYPES: Readonly<Record<string, string>> = Object.fre
 });
 
 /** `playback_location_type` → `insightPlaybackLocationType` (reporting-api §2.3). */
-export const PLAYBACK_LOCATION_TYPES: Readonly<Record<string, string>> = Object.freeze({
+export const PLAYBACK_LOCATION_TYPES: Readonly<Record<string, string>> = /* @__PURE__ */ Object.freeze({
   '0': 'WATCH', // inferred by meaning
   '1': 'EMBEDDED',
   '2': 'CHANNEL',
@@ -50,7 +53,7 @@ export const PLAYBACK_LOCATION_TYPES: Readonly<Record<string, string>> = Object.
 });
 
 /** `device_type` → `deviceType` (reporting-api §2.4, matched by name). */
-export const DEVICE_TYPES: Readonly<Record<string, string>> = Object.freeze({
+export const DEVICE_TYPES: Readonly<Record<string, string>> = /* @__PURE__ */ Object.freeze({
   '100': 'UNKNOWN_PLATFORM',
   '101': 'DESKTOP',
   '102': 'TV',
@@ -63,7 +66,7 @@ export const DEVICE_TYPES: Readonly<Record<string, string>> = Object.freeze({
  * `operating_system` → `operatingSystem` (reporting-api §2.5, matched by name). Codes 26–31 (Roku, Nintendo Switch,
  * Apple tvOS, Fire OS, ChromeOS, Vidaa) have no known Analytics value and are left out; 8 is unused.
  */
-export const OPERATING_SYSTEMS: Readonly<Record<string, string>> = Object.freeze({
+export const OPERATING_SYSTEMS: Readonly<Record<string, string>> = /* @__PURE__ */ Object.freeze({
   '1': 'OTHER',
   '2': 'WINDOWS',
   '3': 'WINDOWS_MOBILE',
@@ -94,7 +97,7 @@ export const OPERATING_SYSTEMS: Readonly<Record<string, string>> = Object.freeze
  * `sharing_service` → `sharingService` (reporting-api §2.6). Google publishes no code→name table, so this is matched
  * by name against the Analytics list; the 67 codes and 67 names pair up one to one.
  */
-export const SHARING_SERVICES: Readonly<Record<string, string>> = Object.freeze({
+export const SHARING_SERVICES: Readonly<Record<string, string>> = /* @__PURE__ */ Object.freeze({
   '0': 'UNKNOWN',
   '1': 'DIGG',
   '4': 'REDDIT',
@@ -165,7 +168,7 @@ export const SHARING_SERVICES: Readonly<Record<string, string>> = Object.freeze(
 });
 
 /** `ad_type` → `adType`: Google's own table gives the "value in query reports" (reporting-api §2.8). */
-export const AD_TYPES: Readonly<Record<string, string>> = Object.freeze({
+export const AD_TYPES: Readonly<Record<string, string>> = /* @__PURE__ */ Object.freeze({
   '1': 'auctionTrueviewInstream',
   '2': 'auctionDisplay',
   '3': 'auctionInstream',
@@ -178,7 +181,7 @@ export const AD_TYPES: Readonly<Record<string, string>> = Object.freeze({
 });
 
 /** `age_group` → `ageGroup`. */
-export const AGE_GROUPS: Readonly<Record<string, string>> = Object.freeze({
+export const AGE_GROUPS: Readonly<Record<string, string>> = /* @__PURE__ */ Object.freeze({
   AGE_13_17: 'age13-17',
   AGE_18_24: 'age18-24',
   AGE_25_34: 'age25-34',
@@ -189,7 +192,7 @@ export const AGE_GROUPS: Readonly<Record<string, string>> = Object.freeze({
 });
 
 /** `gender` → `gender`. GENDER_OTHER → user_specified is inferred (reporting-api §10.3). */
-export const GENDERS: Readonly<Record<string, string>> = Object.freeze({
+export const GENDERS: Readonly<Record<string, string>> = /* @__PURE__ */ Object.freeze({
   FEMALE: 'female',
   MALE: 'male',
   GENDER_OTHER: 'user_specified',
@@ -197,7 +200,7 @@ export const GENDERS: Readonly<Record<string, string>> = Object.freeze({
 });
 
 /** `live_or_on_demand` → `liveOrOnDemand`; old Google text spells it onDemand, newer sources on_demand (§10.2). */
-export const LIVE_OR_ON_DEMAND: Readonly<Record<string, string>> = Object.freeze({
+export const LIVE_OR_ON_DEMAND: Readonly<Record<string, string>> = /* @__PURE__ */ Object.freeze({
   live: 'LIVE',
   on_demand: 'ON_DEMAND',
   onDemand: 'ON_DEMAND',
@@ -207,7 +210,7 @@ export const LIVE_OR_ON_DEMAND: Readonly<Record<string, string>> = Object.freeze
  * `subscribed_status` → `subscribedStatus`; old Google text says unsubscribed, Fivetran not_subscribed (§10.1).
  * Singer's extra `unknown` has no Analytics value and is left out.
  */
-export const SUBSCRIBED_STATUS: Readonly<Record<string, string>> = Object.freeze({
+export const SUBSCRIBED_STATUS: Readonly<Record<string, string>> = /* @__PURE__ */ Object.freeze({
   subscribed: 'SUBSCRIBED',
   unsubscribed: 'UNSUBSCRIBED',
   not_subscribed: 'UNSUBSCRIBED',
@@ -220,7 +223,7 @@ export const SUBSCRIBED_STATUS: Readonly<Record<string, string>> = Object.freeze
  * creatorContentType "unspecified" value, whose spelling no source gives.
  */
 // biome-ignore format: word lists read best packed
-export const ANALYTICS_VALUES: Readonly<Record<string, readonly string[]>> = Object.freeze({
+export const ANALYTICS_VALUES: Readonly<Record<string, readonly string[]>> = /* @__PURE__ */ Object.freeze({
   insightPlaybackLocationType: Object.freeze([
     'BROWSE', 'CHANNEL', 'EMBEDDED', 'EXTERNAL_APP', 'MOBILE', 'SEARCH', 'WATCH', 'YT_OTHER', 'SHORTS_FEED',
   ]),
@@ -265,7 +268,7 @@ export const ANALYTICS_VALUES: Readonly<Record<string, readonly string[]>> = Obj
 
 /** insightTrafficSourceType values under which an `insightTrafficSourceDetail` dimension is allowed (§A.2.2). */
 // biome-ignore format: word list
-export const TRAFFIC_SOURCE_DETAIL_TYPES: readonly string[] = Object.freeze([
+export const TRAFFIC_SOURCE_DETAIL_TYPES: readonly string[] = /* @__PURE__ */ Object.freeze([
   'ADVERTISING', 'CAMPAIGN_CARD', 'END_SCREEN', 'EXT_URL', 'NOTIFICATION', 'RELATED_VIDEO', 'SUBSCRIBER', 'YT_CHANNEL',
   'YT_OTHER_PAGE', 'YT_SEARCH',
 ]);

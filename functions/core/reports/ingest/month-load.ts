@@ -17,7 +17,7 @@
  * them, days that were new are removed, and its chunks are cleared. Either way the month ends as one load of the
  * surviving files would leave it; the interrupted file is retried (at-least-once delivery) and loads again.
  */
-import { keys } from '../../db/keys';
+import * as keys from '../../db/keys';
 import type { FamilyDef } from '../catalog/families';
 import type { DayRecord, FactWriter, MonthManifest, PendingLoad } from '../storage/fact-writer';
 import { emptyManifest } from '../storage/fact-writer';

@@ -15,7 +15,7 @@
  * version); then the month root's first chunk (marked too); then the other month cubes.
  */
 
-import { keys } from '../../db/keys';
+import * as keys from '../../db/keys';
 import type { TableKey } from '../../db/table-definition';
 import type { FamilyDef } from '../catalog/families';
 import { COUNTRY_REGIONS } from '../catalog/geo';

@@ -13,7 +13,7 @@
  *   bucket's attribute of each day.
  */
 import { keyReader } from '../../db/key-reader';
-import { keys } from '../../db/keys';
+import * as keys from '../../db/keys';
 import { queryPages } from '../../db/query-all';
 import type { TableContext } from '../../directory/directory-repository';
 import { FAMILY_BY_CODE } from '../catalog/family-shapes';

@@ -8,7 +8,7 @@
 import { GetCommand, PutCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { batchWriteAll } from '../../db/batch-write';
 import { isConditionFailure } from '../../db/conditions';
-import { keys } from '../../db/keys';
+import * as keys from '../../db/keys';
 import { queryAll } from '../../db/query-all';
 import type { TableKey } from '../../db/table-definition';
 import type { TableContext } from '../../directory/directory-repository';

@@ -23,7 +23,7 @@
  * Sums are added in micro-units (units.ts), exactly, so a month read as cube + pieces equals the cube a compaction
  * of the same days stores, to the last bit.
  */
-import { keys } from '../../db/keys';
+import * as keys from '../../db/keys';
 import { COUNTRY_REGIONS } from '../catalog/geo';
 import { MEASURES } from '../catalog/metrics';
 import { type PartitionKind, videoBucket } from './cube';

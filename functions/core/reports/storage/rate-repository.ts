@@ -4,7 +4,7 @@
  */
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { batchWriteAll } from '../../db/batch-write';
-import { keys } from '../../db/keys';
+import * as keys from '../../db/keys';
 import { queryAll } from '../../db/query-all';
 import type { TableContext } from '../../directory/directory-repository';
 
