@@ -19,6 +19,7 @@
  */
 import * as keys from '../../db/keys';
 import type { FamilyDef } from '../catalog/families';
+import { daysIn } from '../storage/cube';
 import type { DayRecord, FactWriter, MonthManifest, PendingLoad } from '../storage/fact-writer';
 import { emptyManifest } from '../storage/fact-writer';
 import type { IngestStatusRepository } from '../storage/ingest-status-repository';
@@ -132,10 +133,6 @@ async function writeLoad(
     held.guard,
   );
 }
-
-/** The number of days of a month (`2026-02` → 28). */
-const daysIn = (month: string) =>
-  new Date(Date.UTC(Number(month.slice(0, 4)), Number(month.slice(5, 7)), 0)).getUTCDate();
 
 /**
  * Days a month keeps as pieces before a load compacts it (month-pieces.ts): a report reads at most this many pieces

@@ -18,8 +18,16 @@
 import * as keys from '../../db/keys';
 import type { TableKey } from '../../db/table-definition';
 import type { FamilyDef } from '../catalog/families';
-import { COUNTRY_REGIONS } from '../catalog/geo';
-import { bucketsPerGroup, type CubeVariant, fullDayOf, layoutOf, rootVariantOf, variantsOf } from '../storage/cube';
+import {
+  bucketsPerGroup,
+  type CubeVariant,
+  fullDayOf,
+  layoutOf,
+  type RegionKind,
+  regionOf,
+  rootVariantOf,
+  variantsOf,
+} from '../storage/cube';
 import { ChunkRegistry, FACT_ENTITY, type FactWriter, type Guard, type MonthManifest } from '../storage/fact-writer';
 import { encodeBlob, encodeSegment, encodeToFit, segmentSize } from '../storage/unit-codec';
 import {
@@ -317,11 +325,11 @@ function byRegion(
   out: Map<string, UnitCubeBuilder>,
 ): void {
   if (cube.size === 0) return;
-  const kind = variant.partitionBy as 'continent' | 'subContinent' | 'country';
+  const kind = variant.partitionBy as RegionKind;
   const names: string[] = [];
   const regionIds = new Map<string, number>();
-  const regionOf = Int32Array.from(cube.dicts.of('country').values, (c) => {
-    const value = kind === 'country' ? c : (COUNTRY_REGIONS[c]?.[kind] ?? '');
+  const regionAt = Int32Array.from(cube.dicts.of('country').values, (c) => {
+    const value = regionOf(kind, c);
     if (value === '') return -1;
     let id = regionIds.get(value);
     if (id === undefined) {
@@ -345,7 +353,7 @@ function byRegion(
     for (let c = 0; c < columns.length && same; c++)
       same = (columns[c] as Int32Array)[i] === (columns[c] as Int32Array)[i - 1];
     if (!same) key++;
-    const r = regionOf[country[i] as number] as number;
+    const r = regionAt[country[i] as number] as number;
     if (r < 0) continue;
     let b = builders[r];
     if (!b) {
@@ -778,10 +786,10 @@ async function writePieces(
   const names = [...countries].map((code) => dicts.of('country').values[code] as string);
   for (const v of plan.month) {
     if (!v.partitionBy) continue;
-    const kind = v.partitionBy as 'continent' | 'subContinent' | 'country';
+    const kind = v.partitionBy as RegionKind;
     const held = new Set(marks[v.name] ?? []);
     for (const country of names) {
-      const region = kind === 'country' ? country : (COUNTRY_REGIONS[country]?.[kind] ?? '');
+      const region = regionOf(kind, country);
       if (region === '' || held.has(region)) continue;
       held.add(region);
       markItems.push({

@@ -20,6 +20,7 @@ import {
   blockCover,
   type CubeVariant,
   cardinality,
+  daysIn,
   type GrainDim,
   monthAt,
   monthIndex,
@@ -83,14 +84,6 @@ export interface ResultTable {
   kind: 'youtubeAnalytics#resultTable';
   columnHeaders: ColumnHeader[];
   rows?: (string | Value)[][];
-}
-
-/** Days in a month (YYYY-MM), by the Gregorian rules (plain arithmetic: this runs for every month of a range). */
-function daysIn(month: string): number {
-  const y = Number(month.slice(0, 4));
-  const mo = Number(month.slice(5, 7));
-  if (mo === 2) return (y % 4 === 0 && y % 100 !== 0) || y % 400 === 0 ? 29 : 28;
-  return mo === 4 || mo === 6 || mo === 9 || mo === 11 ? 30 : 31;
 }
 
 /** The last day (YYYY-MM-DD) of a month (YYYY-MM). */

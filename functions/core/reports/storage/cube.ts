@@ -36,6 +36,8 @@ export const cardinality = (d: GrainDim) => CARDINALITY[d] ?? 10;
 
 /** How a partitioned variant splits a period: one item per geographic region, or per bucket of videos. */
 export type PartitionKind = 'continent' | 'subContinent' | 'country' | 'videoBucket';
+/** The partition kinds that are regions of countries. */
+export type RegionKind = Exclude<PartitionKind, 'videoBucket'>;
 
 export interface CubeVariant {
   /** Short, stable name: part of the storage key. */
@@ -62,6 +64,14 @@ export const monthAt = (index: number) =>
 
 /** A block's period key: `B<months>#<first month>`. */
 export const blockPeriod = (months: number, first: string) => `B${months}#${first}`;
+
+/** Days in a month (YYYY-MM), by the Gregorian rules (plain arithmetic: this runs for every month of a range). */
+export function daysIn(month: string): number {
+  const y = Number(month.slice(0, 4));
+  const mo = Number(month.slice(5, 7));
+  if (mo === 2) return (y % 4 === 0 && y % 100 !== 0) || y % 400 === 0 ? 29 : 28;
+  return mo === 4 || mo === 6 || mo === 9 || mo === 11 ? 30 : 31;
+}
 
 /** The months of a block period, in order. */
 export function blockMonths(period: string): string[] {
@@ -123,9 +133,12 @@ export const groupOfBucket = (variant: string, bucket: string): string =>
 export function partitionValue(kind: PartitionKind, f: FactRow): string {
   const video = f.dims.video ?? '';
   if (kind === 'videoBucket') return video === '' ? '' : videoBucket(video);
-  const country = f.dims.country ?? '';
-  if (kind === 'country') return country;
-  return COUNTRY_REGIONS[country]?.[kind] ?? '';
+  return regionOf(kind, f.dims.country ?? '');
+}
+
+/** The region of a kind a country lies in: itself, its sub-continent or its continent ('' for none). */
+export function regionOf(kind: RegionKind, country: string): string {
+  return kind === 'country' ? country : (COUNTRY_REGIONS[country]?.[kind] ?? '');
 }
 
 /** channel_basic's slicing dimensions (the extension columns are one value per video, so they add few rows). */

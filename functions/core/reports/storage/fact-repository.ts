@@ -138,45 +138,52 @@ function splitPieces(items: readonly Record<string, unknown>[]) {
   return { base, pieces };
 }
 
-/**
- * The day cubes the pieces of a month stand for (month-pieces.ts: a piece without data is its day's full-day cube),
- * as `D#yyyy-mm-dd` sort keys: those of the compaction the month cube is at (or of any, with no cube there).
- */
-function pointedDays(period: string, items: readonly Record<string, unknown>[], pb?: number): string[] {
-  const { base, pieces } = splitPieces(items);
-  const first = base.find((item) => String(item.sk) === period);
-  const number = pb ?? (first ? pieceBase(first) : undefined);
-  const out: string[] = [];
-  for (const [at, list] of pieces) {
-    const head = list.find((item) => String(item.sk) === at);
-    if (!head || !isPointer(head) || (number !== undefined && pieceBase(head) !== number)) continue;
-    out.push(pieceDaySk(at));
-  }
-  return out;
+interface LivePiece {
+  readonly at: string;
+  readonly items: readonly Record<string, unknown>[];
+  /** Its day's full-day cube (month-pieces.ts: a piece without data of its own), at `D#yyyy-mm-dd`. */
+  readonly day?: string;
 }
 
 /**
- * An open month's cube (month-pieces.ts): its compacted cube plus the pieces of the same compaction, each assembled
- * from its chunks or, for a piece that is its day's full-day cube, taken from `days`; pieces of an earlier compaction
- * (being deleted) are left out.
+ * The pieces of a month that count (month-pieces.ts): those of compaction `pb`, or when not given, of the month cube's
+ * (`period`'s first item among `items`), any where it has no cube; pieces of an earlier compaction are being deleted.
+ */
+function livePieces(period: string, items: readonly Record<string, unknown>[], pb?: number) {
+  const { base, pieces } = splitPieces(items);
+  const first = base.find((item) => String(item.sk) === period);
+  const number = pb ?? (first ? pieceBase(first) : undefined);
+  const live: LivePiece[] = [];
+  for (const [at, list] of pieces) {
+    const head = list.find((item) => String(item.sk) === at);
+    if (!head || (number !== undefined && pieceBase(head) !== number)) continue;
+    live.push({ at, items: list, ...(isPointer(head) ? { day: pieceDaySk(at) } : {}) });
+  }
+  return { base, live };
+}
+
+/** The full-day cubes live pieces stand for (`D#…` sort keys), to read by key. */
+const pointedDays = (live: readonly LivePiece[]) => live.flatMap((p) => (p.day ? [p.day] : []));
+
+/** Each live piece as a cube: assembled from its chunks, or its day's full-day cube taken from `days`. */
+const pieceCubes = (live: readonly LivePiece[], days: ReadonlyMap<string, StoredCube>) =>
+  live.flatMap((p) => {
+    const cube = p.day ? days.get(p.day) : assembleChunks(p.at, p.items);
+    return cube ? [cube] : [];
+  });
+
+/**
+ * An open month's cube (month-pieces.ts): its compacted cube plus its live pieces, added exactly; `days` holds the
+ * full-day cubes its pointing pieces stand for.
  */
 function assembleOpenMonth(
   period: string,
   items: readonly Record<string, unknown>[],
   days: ReadonlyMap<string, StoredCube>,
 ): StoredCube | undefined {
-  const { base, pieces } = splitPieces(items);
-  const first = base.find((item) => String(item.sk) === period);
-  const number = pieceBase(first);
-  const parts: StoredCube[] = [];
+  const { base, live } = livePieces(period, items);
   const cube = assembleChunks(period, base);
-  if (cube) parts.push(cube);
-  for (const [at, list] of pieces) {
-    const head = list.find((item) => String(item.sk) === at);
-    if (!head || (first && pieceBase(head) !== number)) continue;
-    const piece = isPointer(head) ? days.get(pieceDaySk(at)) : assembleChunks(at, list);
-    if (piece) parts.push(piece);
-  }
+  const parts = [...(cube ? [cube] : []), ...pieceCubes(live, days)];
   return parts.length === 0 ? undefined : addCubes(parts);
 }
 
@@ -395,7 +402,7 @@ export const dynamoFactRepository = ({ db, tableName }: TableContext) => {
     // Pieces that are their days' full-day cubes: read those, in one request.
     const days = await readDays(
       address,
-      [...byPeriod].flatMap(([period, items]) => pointedDays(period, items)),
+      [...byPeriod].flatMap(([period, items]) => pointedDays(livePieces(period, items).live)),
       stats,
       columns,
     );
@@ -427,8 +434,9 @@ export const dynamoFactRepository = ({ db, tableName }: TableContext) => {
   ): Promise<PeriodCube[]> => {
     const family = FAMILY_BY_CODE.get(address.family);
     const root = family ? rootVariantOf(family) : undefined;
-    if (!root || !variant.partitionBy || address.partition === undefined) throw new Error('not a regional cube');
     const kind = variant.partitionBy;
+    if (!root || !kind || kind === 'videoBucket' || address.partition === undefined)
+      throw new Error('not a regional cube');
     const region = address.partition;
     const rootPk = factPk({ ...address, variant: root.name, partition: undefined }, 'flat');
     const wanted = columns ? { ...columns, dims: [...variant.grain, 'country'] as GrainDim[] } : undefined;
@@ -436,23 +444,15 @@ export const dynamoFactRepository = ({ db, tableName }: TableContext) => {
     const byPeriod = new Map(cubes.map((c) => [c.period, c.cube]));
     await Promise.all(
       marked.map(async ({ period, pb }) => {
-        const pieces = new Map<string, Record<string, unknown>[]>();
+        const items: Record<string, unknown>[] = [];
         await queryRange(rootPk, `${period}#p`, `${period}#p~`, stats, projection, (item) => {
           stats.bytes += attributesSize(item as CubeAttributes);
-          const at = piecePeriod(String(item.sk));
-          const list = pieces.get(at);
-          if (list) list.push(item);
-          else pieces.set(at, [item]);
+          items.push(item);
         });
-        const days = await readDays(address, pointedDays(period, [...pieces.values()].flat(), pb), stats, wanted);
-        const parts = [byPeriod.get(period) ?? emptyStoredCube(variant.grain)];
-        for (const [at, list] of pieces) {
-          const head = list.find((item) => String(item.sk) === at);
-          if (!head || pieceBase(head) !== pb) continue;
-          const piece = isPointer(head) ? days.get(pieceDaySk(at)) : assembleChunks(at, list);
-          if (piece) parts.push(rowsInRegion(piece, kind, region));
-        }
-        byPeriod.set(period, addCubes(parts));
+        const { live } = livePieces(period, items, pb);
+        const days = await readDays(address, pointedDays(live), stats, wanted);
+        const parts = pieceCubes(live, days).map((piece) => rowsInRegion(piece, kind, region));
+        byPeriod.set(period, addCubes([byPeriod.get(period) ?? emptyStoredCube(variant.grain), ...parts]));
       }),
     );
     const stored = new Set(cubes.map((c) => c.period));

@@ -6,7 +6,7 @@
  * inside the month's Query range, so a report reads them with the month at no extra request.
  *
  * Every compacted cube and piece carries `pb`, the compaction it belongs to: a piece counts only while its `pb`
- * equals its month cube's (or is 0 where the month has no cube yet). A compaction writes cubes with the next number
+ * equals its month cube's (or where the partition has no cube yet: a compaction leaves one wherever it folded pieces). A compaction writes cubes with the next number
  * before it deletes the pieces it folded, so a reader in between sees the new cube and ignores the old pieces.
  *
  * The root's piece of a day holds no data: its rows are the day's full-day cube (`f` at `D#<day>`, the same grain),
@@ -16,17 +16,16 @@
  * The regional cubes (`vk`/`vs`/`vn`, a partition per region) get no pieces: a day's rows in every region would be
  * about three times the day again, written every day and deleted at every compaction. A regional partition the open
  * days have rows in holds a **mark** at `M#<month>#o` instead (written once per compaction, with its `pb`), and a
- * report reading it adds the root's pieces of the month (the full-day grain, country included), their rows in the
- * region: a second Query, for open months only. A mark counts like a piece (its `pb` equal to its cube's, or no cube
+ * report reading it adds the open days' full-day cubes (country included), their rows in the region: a Query of the
+ * root's pieces and a read of the days, for open months only. A mark counts like a piece (its `pb` equal to its cube's, or no cube
  * there yet: a region first seen since the compaction).
  *
  * Sums are added in micro-units (units.ts), exactly, so a month read as cube + pieces equals the cube a compaction
  * of the same days stores, to the last bit.
  */
 import * as keys from '../../db/keys';
-import { COUNTRY_REGIONS } from '../catalog/geo';
 import { MEASURES } from '../catalog/metrics';
-import { type PartitionKind, videoBucket } from './cube';
+import { type RegionKind, regionOf, videoBucket } from './cube';
 import { HEADER, type KeyColumn, LEGACY, type StoredCube } from './cube-codec';
 import { UNIT } from './units';
 
@@ -147,15 +146,11 @@ export const emptyStoredCube = (grain: StoredCube['grain']): StoredCube => ({
 });
 
 /** The rows of a cube holding `country` whose country lies in a region (a continent, a sub-continent or a country). */
-export function rowsInRegion(cube: StoredCube, kind: PartitionKind, region: string): StoredCube {
+export function rowsInRegion(cube: StoredCube, kind: RegionKind, region: string): StoredCube {
   const c = cube.grain.indexOf('country');
   if (c < 0) throw new Error('a regional read needs the country of the pieces');
   const column = cube.keys[c] as KeyColumn;
-  const inside = column.values.map((country) =>
-    kind === 'country'
-      ? country === region
-      : (COUNTRY_REGIONS[country] as Record<string, string> | undefined)?.[kind] === region,
-  );
+  const inside = column.values.map((country) => regionOf(kind, country) === region);
   const rows: number[] = [];
   for (let i = 0; i < cube.size; i++) if (inside[column.codes[i] as number]) rows.push(i);
   return {
