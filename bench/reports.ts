@@ -223,6 +223,15 @@ interface QueryResult {
   pass: boolean;
 }
 
+/** One day loaded alone after the batch, counted: a piece of its open month, or the day completing (compacting) it. */
+interface DayLoadCost {
+  readonly kind: 'piece' | 'compaction';
+  readonly file: string;
+  readonly rows: number;
+  readonly seconds: number;
+  readonly capacity: Capacity;
+}
+
 interface SizeResult {
   size: BenchSize;
   lines: string[];
@@ -284,19 +293,28 @@ async function benchSize(env: ReportsBenchEnvironment, size: BenchSize, o: SizeO
       `${world}: content owner generated: ${coExports.files} files, ${coExports.rows} rows + ${coExports.rates} rates in ${coExports.seconds.toFixed(1)} s`,
     );
 
-    // Every day but the last in one batch (timed); the last day on its own through the counting client (its bill,
-    // as a daily load: the day, its month's cubes, the blocks), untimed.
+    // Every day but the last two in one batch (timed); then each of those on its own through a counting client, as
+    // daily loads arrive: the day before the last is a piece of its open month, the last completes the month and
+    // compacts it (the cubes, the blocks). Their bills, and their own seconds; the worlds end with no open month.
     const files = listFiles(dir).sort();
     const lastDay = files.pop() as string;
+    const dayBefore = files.pop() as string;
     log(`${world}: ingesting ${files.length} files (of ${generated.files}, ${generated.rows} rows)`);
     const summary = await ingestFiles(
       dynamoIngestStores(env.table),
       files.map((f) => localFile(f)),
     );
-    const day = countingClient(env.table.db);
-    const dayLoad = await ingestFiles(dynamoIngestStores({ db: day.db, tableName: env.table.tableName }), [
-      localFile(lastDay),
-    ]);
+    const dayLoads: DayLoadCost[] = [];
+    for (const [kind, file] of [
+      ['piece', dayBefore],
+      ['compaction', lastDay],
+    ] as const) {
+      const counted = countingClient(env.table.db);
+      const load = await ingestFiles(dynamoIngestStores({ db: counted.db, tableName: env.table.tableName }), [
+        localFile(file),
+      ]);
+      dayLoads.push({ kind, file: path.basename(file), rows: load.rows, seconds: load.seconds, capacity: counted.capacity });
+    }
     // The content owner's ingest, right after the channel's and timed on its own.
     const co = await prepareContentOwner(env.table, coDir, size.contentOwner, log);
 
@@ -447,7 +465,10 @@ async function benchSize(env: ReportsBenchEnvironment, size: BenchSize, o: SizeO
         ],
       ),
       '',
-      `ingest of one day (${path.basename(lastDay)}, ${dayLoad.rows} rows; GB-s: the batch's seconds per file × ${INGEST_GB} GB): ${day.capacity.calls} calls, ${day.capacity.itemsWritten} items written (${(day.capacity.bytesWritten / 1024).toFixed(0)} KB), ${day.capacity.wru} WRU, ${day.capacity.itemsRead} items read (${(day.capacity.bytesRead / 1024).toFixed(0)} KB), ${day.capacity.rru} RRU, ${((summary.seconds / summary.loaded) * INGEST_GB).toFixed(3)} GB-s`,
+      ...dayLoads.map(
+        (d) =>
+          `ingest of one day, ${d.kind} (${d.file}, ${d.rows} rows; GB-s: its load's seconds × ${INGEST_GB} GB): ${d.capacity.calls} calls, ${d.capacity.itemsWritten} items written (${(d.capacity.bytesWritten / 1024).toFixed(0)} KB), ${d.capacity.wru} WRU, ${d.capacity.itemsRead} items read (${(d.capacity.bytesRead / 1024).toFixed(0)} KB), ${d.capacity.rru} RRU, ${(d.seconds * INGEST_GB).toFixed(3)} GB-s`,
+      ),
     ];
     return { size, lines, results, pass: ingestPass && results.every((r) => r.pass) };
   } finally {

@@ -4,7 +4,7 @@
  * command (import, directory, connect, sync, ingest-status) opens its table here, so they all take the same flags.
  */
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { documentClientOf } from '../../functions/core/db/document-client';
 import type { TableContext } from '../../functions/core/directory/directory-repository';
 import { openLocalTable } from '../local/local-table';
 
@@ -39,7 +39,7 @@ export async function openTargetTable(values: { table?: string; region?: string 
   // DYNAMODB_ENDPOINT points a "deployed" table at DynamoDB Local: how the tests exercise --table.
   const endpoint = process.env.DYNAMODB_ENDPOINT;
   const client = new DynamoDBClient({ region, maxAttempts: 5, ...(endpoint ? { endpoint } : {}) });
-  const db = DynamoDBDocumentClient.from(client, { marshallOptions: { removeUndefinedValues: true } });
+  const db = documentClientOf(client);
   return {
     db,
     tableName: values.table,

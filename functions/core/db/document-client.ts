@@ -4,6 +4,14 @@ import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 
 let shared: DynamoDBDocumentClient | undefined;
 
+/** The document client every part of the service uses over a DynamoDB client (the operator CLI's too). */
+export function documentClientOf(client: DynamoDBClient): DynamoDBDocumentClient {
+  // The SDK's logger middleware copies every request and response through its sensitive-data filter to hand them to
+  // the logger, even the default no-op one: a walk of every item read or written. We pass no logger, so drop it.
+  client.middlewareStack.remove('loggerMiddleware');
+  return DynamoDBDocumentClient.from(client, { marshallOptions: { removeUndefinedValues: true } });
+}
+
 export function createDocumentClient(endpoint = process.env.DYNAMODB_ENDPOINT): DynamoDBDocumentClient {
   const client = new DynamoDBClient({
     maxAttempts: 3,
@@ -18,7 +26,7 @@ export function createDocumentClient(endpoint = process.env.DYNAMODB_ENDPOINT): 
         }
       : {}),
   });
-  return DynamoDBDocumentClient.from(client, { marshallOptions: { removeUndefinedValues: true } });
+  return documentClientOf(client);
 }
 
 export function documentClient(): DynamoDBDocumentClient {

@@ -92,9 +92,14 @@ export class ByteWriter {
   varint(value: number) {
     this.room(8);
     let x = value;
-    while (x >= 128) {
+    // Above 2^31 the bit operators would truncate; below it (nearly every value) they are the fast path.
+    while (x > 0x7fffffff) {
       this.buf[this.length++] = (x % 128) | 128;
       x = Math.floor(x / 128);
+    }
+    while (x >= 128) {
+      this.buf[this.length++] = (x & 127) | 128;
+      x >>>= 7;
     }
     this.buf[this.length++] = x;
   }
@@ -103,10 +108,39 @@ export class ByteWriter {
     this.buf.set(b, this.length);
     this.length += b.length;
   }
+  /** A string as its UTF-8 length (varint) and bytes. */
+  text(s: string) {
+    const n = s.length;
+    let ascii = true;
+    for (let i = 0; i < n && ascii; i++) ascii = s.charCodeAt(i) < 128;
+    if (!ascii) {
+      const utf8 = Buffer.from(s, 'utf8');
+      this.varint(utf8.length);
+      this.bytes(utf8);
+      return;
+    }
+    this.varint(n);
+    this.room(n);
+    for (let i = 0; i < n; i++) this.buf[this.length++] = s.charCodeAt(i);
+  }
+  /** The writer's float64 in little-endian order (the platform's own on every platform Lambda runs). */
+  float64(value: number) {
+    SCRATCH_F64[0] = value;
+    if (LITTLE_ENDIAN) this.bytes(SCRATCH_F64_BYTES);
+    else this.bytes(littleEndian(SCRATCH_F64));
+  }
   done(): Uint8Array {
     return this.buf.subarray(0, this.length);
   }
+  /** Empties the writer for reuse (what done() returned is then overwritten). */
+  reset(): this {
+    this.length = 0;
+    return this;
+  }
 }
+
+const SCRATCH_F64 = new Float64Array(1);
+const SCRATCH_F64_BYTES = new Uint8Array(SCRATCH_F64.buffer);
 
 export class ByteReader {
   at = 0;

@@ -78,7 +78,7 @@ function writeUnits(out: ByteWriter, units: ArrayLike<number>): number | undefin
   }
   if (known === 0) return undefined;
   if (constant) {
-    out.bytes(littleEndian(Float64Array.of(first / UNIT)));
+    out.float64(first / UNIT);
     return CONSTANT;
   }
   const divisor = 10 ** (6 - places);
@@ -103,7 +103,7 @@ function writeUnits(out: ByteWriter, units: ArrayLike<number>): number | undefin
 
 /** A measure column (cube-codec.ts form) from micro-units, or undefined when every row is null. */
 export function encodeUnits(units: ArrayLike<number>): Uint8Array | undefined {
-  const out = new ByteWriter(units.length * 3 + 16);
+  const out = UNITS_OUT.reset();
   const coding = writeUnits(out, units);
   if (coding === undefined) return undefined;
   // The fast level: ingest rewrites month cubes on every load, and the slower one saves a few percent.
@@ -147,39 +147,24 @@ export function decodeUnits(bytes: Uint8Array, n: number): Float64Array {
  */
 export function encodeDimCodes(codes: Int32Array, dict: Dict, level = 1): Uint8Array {
   const order: number[] = [];
-  const indices = new ByteWriter(codes.length * 2 + 16);
-  if (codes.length * 8 < dict.size) {
-    // A few rows of a large dictionary (a bucket's day): a map, not an array the dictionary's size.
-    const local = new Map<number, number>();
-    for (let i = 0; i < codes.length; i++) {
-      const code = codes[i] as number;
-      let id = local.get(code);
-      if (id === undefined) {
-        id = order.length;
-        local.set(code, id);
-        order.push(code);
-      }
-      indices.varint(id);
+  const indices = DIM_INDICES.reset();
+  if (localIds.length < dict.size) localIds = new Int32Array(Math.max(dict.size, localIds.length * 2)).fill(-1);
+  const local = localIds;
+  for (let i = 0; i < codes.length; i++) {
+    const code = codes[i] as number;
+    let id = local[code] as number;
+    if (id < 0) {
+      id = order.length;
+      local[code] = id;
+      order.push(code);
     }
-  } else {
-    const local = new Int32Array(dict.size).fill(-1);
-    for (let i = 0; i < codes.length; i++) {
-      const code = codes[i] as number;
-      let id = local[code] as number;
-      if (id < 0) {
-        id = order.length;
-        local[code] = id;
-        order.push(code);
-      }
-      indices.varint(id);
-    }
+    indices.varint(id);
   }
-  const out = new ByteWriter();
+  const out = DIM_OUT.reset();
   out.varint(order.length);
   for (const code of order) {
-    const utf8 = Buffer.from(dict.values[code] as string, 'utf8');
-    out.varint(utf8.length);
-    out.bytes(utf8);
+    out.text(dict.values[code] as string);
+    local[code] = -1;
   }
   out.bytes(indices.done());
   if (level === 0) {
@@ -190,6 +175,18 @@ export function encodeDimCodes(codes: Int32Array, dict: Dict, level = 1): Uint8A
   }
   return column(0, out.done(), level, DEFLATE_FROM);
 }
+
+// Scratch space of the encoders, reused from call to call: ingest encodes hundreds of thousands of small cubes (a
+// bucket's day), and a fresh buffer each time cost more than the encoding. Each encoder copies its result out
+// (column() does) before it returns, and none calls itself, so one set serves every call.
+const UNITS_OUT = new ByteWriter();
+const DIM_INDICES = new ByteWriter();
+const DIM_OUT = new ByteWriter();
+const BLOB_OUT = new ByteWriter();
+const BLOB_BODY = new ByteWriter();
+const BLOB_COLUMN = new ByteWriter();
+/** Each dictionary code's index in the column being encoded (-1: not seen); put back to -1 after each column. */
+let localIds = new Int32Array(0);
 
 const dimColumn = (cube: UnitCube, d: number, level = 1) =>
   encodeDimCodes(cube.keys[d] as Int32Array, cube.dicts.of(cube.grain[d] as string), level);
@@ -397,7 +394,7 @@ export function encodeToFit<T>(
  * eighth. A report reads a bucket's day whole (one attribute path) and decodes only the columns it needs.
  */
 export function encodeBlob(cube: UnitCube): Uint8Array {
-  const out = new ByteWriter(cube.size * 64 + 64);
+  const out = BLOB_OUT.reset();
   out.varint(cube.size);
   out.varint(cube.keys.length);
   for (let d = 0; d < cube.keys.length; d++) {
@@ -406,9 +403,9 @@ export function encodeBlob(cube: UnitCube): Uint8Array {
     out.varint(dim.length);
     out.bytes(dim);
   }
-  const body = new ByteWriter(cube.size * cube.measures.length * 2 + 64);
+  const body = BLOB_BODY.reset();
   let present = 0;
-  const column = new ByteWriter(cube.size * 9 + 16);
+  const column = BLOB_COLUMN;
   cube.measures.forEach((m, j) => {
     column.length = 0;
     const coding = writeUnits(column, cube.sums[j] as Float64Array);

@@ -392,7 +392,10 @@ export function rollupUnits(
   measures: readonly number[],
 ): UnitCube {
   const dicts = (sources[0] as UnitCube).dicts;
-  const out = new UnitCubeBuilder(grain, dicts, measures);
+  // Never more rows than the sources have: most rollups in ingest are of a bucket's or a day's few rows.
+  let rows = 0;
+  for (const source of sources) rows += source.size;
+  const out = new UnitCubeBuilder(grain, dicts, measures, { capacity: Math.min(rows, 256) });
   const index = new RowIndex(grain.map((d) => dicts.of(d).size));
   const codes = new Int32Array(grain.length);
   for (const source of sources) {
