@@ -313,7 +313,13 @@ async function benchSize(env: ReportsBenchEnvironment, size: BenchSize, o: SizeO
       const load = await ingestFiles(dynamoIngestStores({ db: counted.db, tableName: env.table.tableName }), [
         localFile(file),
       ]);
-      dayLoads.push({ kind, file: path.basename(file), rows: load.rows, seconds: load.seconds, capacity: counted.capacity });
+      dayLoads.push({
+        kind,
+        file: path.basename(file),
+        rows: load.rows,
+        seconds: load.seconds,
+        capacity: counted.capacity,
+      });
     }
     // The content owner's ingest, right after the channel's and timed on its own.
     const co = await prepareContentOwner(env.table, coDir, size.contentOwner, log);

@@ -1,0 +1,132 @@
+/**
+ * The ingest codec's byte level (functions/core/reports/storage/cube-codec.ts ByteWriter, unit-codec.ts): varints on
+ * both sides of the 2^31 fast path, strings in and out of ASCII, constants, and encoders that reuse their scratch
+ * buffers giving each cube the bytes a fresh encoder would (one cube's rows never leak into the next one's).
+ */
+import { describe, expect, it } from 'vitest';
+import { ByteReader, ByteWriter } from '../../functions/core/reports/storage/cube-codec';
+import { decodeBlob, decodeUnits, encodeBlob, encodeUnits } from '../../functions/core/reports/storage/unit-codec';
+import { Dicts, type UnitCube, UnitCubeBuilder } from '../../functions/core/reports/storage/units';
+
+describe('ByteWriter', () => {
+  it('writes varints that read back on both sides of 2^31 and up to 2^53', () => {
+    const values = [
+      0,
+      1,
+      127,
+      128,
+      16_383,
+      16_384,
+      2 ** 31 - 1,
+      2 ** 31,
+      2 ** 31 + 1,
+      2 ** 32 - 1,
+      2 ** 32,
+      2 ** 50 + 3,
+    ];
+    values.push(2 ** 53 - 1);
+    const out = new ByteWriter(4);
+    for (const v of values) out.varint(v);
+    const r = new ByteReader(out.done());
+    expect(values.map(() => r.varint())).toEqual(values);
+    expect(r.at).toBe(out.length);
+  });
+
+  it('writes 2^31 - 1 in five bytes and 127 in one, as seven bits a byte', () => {
+    const out = new ByteWriter();
+    out.varint(127);
+    expect(out.length).toBe(1);
+    out.varint(2 ** 31 - 1);
+    expect([...out.done().subarray(1)]).toEqual([0xff, 0xff, 0xff, 0xff, 0x07]);
+  });
+
+  it('writes text as its UTF-8 length and bytes, ASCII or not', () => {
+    const texts = ['', 'US', 'pq0001', 'Zürich', '東京', 'emoji 🎬', 'a'.repeat(300)];
+    const out = new ByteWriter(2);
+    for (const t of texts) out.text(t);
+    const bytes = out.done();
+    const r = new ByteReader(bytes);
+    const back = texts.map(() => {
+      const n = r.varint();
+      const s = Buffer.from(bytes.subarray(r.at, r.at + n)).toString('utf8');
+      r.at += n;
+      return s;
+    });
+    expect(back).toEqual(texts);
+  });
+
+  it('writes a float64 in little-endian order', () => {
+    const out = new ByteWriter();
+    out.float64(-1234.5);
+    expect(Buffer.from(out.done()).readDoubleLE(0)).toBe(-1234.5);
+    out.reset();
+    expect(out.length).toBe(0);
+  });
+});
+
+/** A cube of `rows` rows over video × country with views and watch minutes (micro-units), from a seed. */
+function cube(dicts: Dicts, seed: number, rows: number): UnitCube {
+  const b = new UnitCubeBuilder(['video', 'country'], dicts, [0, 1]);
+  let s = seed;
+  const next = () => {
+    s = (s * 1_103_515_245 + 12_345) % 2_147_483_648;
+    return s;
+  };
+  for (let i = 0; i < rows; i++) {
+    const row = b.add([`v${next() % 500}`, ['US', 'DE', 'Ωland', 'JP'][next() % 4] as string]);
+    b.addUnits(row, 0, (next() % 1000) * 1e6);
+    b.addUnits(row, 1, next() % 3 === 0 ? Number.NaN : next() * 1000 + 7);
+  }
+  return b.build();
+}
+
+describe('encoders reusing their scratch buffers', () => {
+  it('give each cube the bytes it gets when encoded first, and decode back to its rows', () => {
+    const dicts = new Dicts();
+    const cubes = [cube(dicts, 1, 5), cube(dicts, 2, 3000), cube(dicts, 3, 1), cube(dicts, 4, 40)];
+    const inOrder = cubes.map((c) => encodeBlob(c));
+    // Each encoded again after a large one, in reverse: the same bytes.
+    for (let i = cubes.length - 1; i >= 0; i--) {
+      encodeBlob(cubes[1] as UnitCube);
+      expect(encodeBlob(cubes[i] as UnitCube)).toEqual(inOrder[i]);
+    }
+    for (const [i, c] of cubes.entries()) {
+      const back = decodeBlob(inOrder[i] as Uint8Array);
+      expect(back.size).toBe(c.size);
+      for (let d = 0; d < 2; d++) {
+        const column = back.dims[d];
+        const dict = dicts.of(c.grain[d] as string);
+        const values = Array.from(column?.codes ?? [], (code) => column?.values[code]);
+        expect(values).toEqual(Array.from(c.keys[d] as Int32Array, (code) => dict.values[code]));
+      }
+      expect(Array.from(back.measures.get(0) ?? [], (v) => v * 1e6)).toEqual(Array.from(c.sums[0] as Float64Array));
+    }
+  });
+
+  it('keep a measure column exact after a longer one used the buffer (constant, integers, decimals)', () => {
+    const long = Float64Array.from({ length: 5000 }, (_, i) => i * 1_234_567);
+    const columns = [Float64Array.of(5e6, 5e6, 5e6), Float64Array.of(1e6, Number.NaN, 3e6), Float64Array.of(1.5e6, 2)];
+    for (const units of columns) {
+      encodeUnits(long);
+      const bytes = encodeUnits(units) as Uint8Array;
+      expect(Array.from(decodeUnits(bytes, units.length))).toEqual(Array.from(units));
+    }
+    expect(encodeUnits(Float64Array.of(Number.NaN, Number.NaN))).toBeUndefined();
+  });
+
+  it('write a dictionary column whose values read back after many columns of a large dictionary', () => {
+    const dicts = new Dicts();
+    const big = cube(dicts, 9, 4000);
+    encodeBlob(big);
+    const small = cube(dicts, 10, 2);
+    const blob = decodeBlob(encodeBlob(small), { dims: [0] });
+    const column = blob.dims[0];
+    expect(column).toBeDefined();
+    const dict = dicts.of('video');
+    expect(Array.from(column?.codes ?? [], (code) => column?.values[code])).toEqual(
+      Array.from(small.keys[0] as Int32Array, (code) => dict.values[code]),
+    );
+    // Its dictionary holds only the small cube's values, not the large one's.
+    expect(column?.values.length).toBeLessThanOrEqual(2);
+  });
+});
