@@ -54,8 +54,9 @@
  * | I2 | Rejected files (file, line, column, reason), cleared by | Query pk (all; TTL 180 days bounds it);     | pk INGEST#REJECTED, sk <file name or object key>                      |
  * |    | a later successful load of the same file                | Put / Delete with conditions; BatchGetItem  |                                                                       |
  * |    |                                                         |    of the loaded files' keys (to clear)     |                                                                       |
- * | X1 | Exchange rates of a currency over a range of days, and  | Query pk, sk BETWEEN; Query sk <= first day | pk FX#<currency>, sk D#<yyyy-mm-dd>; attribute `rate` (units per USD) |
- * |    | the latest rate before the range (currency=)            |    (descending, Limit 1)                    |                                                                       |
+ * | X1 | Exchange rates of a currency over a range of days, and  | Query pk, sk BETWEEN the months; Query sk < | pk FX#<currency>, sk M#<yyyy-mm>; attribute d<dd> per day: units per  |
+ * |    | the latest rate before the range (currency=)            |    first month (descending, Limit 1)        |    USD (earlier releases: sk D#<yyyy-mm-dd>, attribute `rate`; read,  |
+ * |    |                                                         |                                             |    moved to month items by the next rates load)                       |
  * | S1 | Every connected owner with its sync state (connect      | Query pk = CONNECTIONS (consistent)         | pk CONNECTIONS, sk <channel|contentOwner>:<id>: the credentials'     |
  * |    | --list, the scheduled dispatcher, readSyncStates)       |                                             |    secret name, checkpoint, last success / error / run, re-consent    |
  * | S2 | One connected owner: connect, disconnect, its sync run   | GetItem / BatchGetItem; conditional Put and | same; a run holds a lease (`leaseId`, `leaseUntil`) so two syncs of  |
@@ -164,7 +165,9 @@ export const ingestOwner = (owner: string, family: string): TableKey => ({
 export const rejectedPartition = 'INGEST#REJECTED';
 export const rejectedFile = (file: string): TableKey => ({ pk: 'INGEST#REJECTED', sk: file });
 export const fxPartition = (currency: string) => `FX#${currency}`;
+/** A day's rate as earlier releases stored it (one item a day), still read. */
 export const fxRate = (currency: string, day: string): TableKey => ({ pk: `FX#${currency}`, sk: `D#${day}` });
+export const fxMonth = (currency: string, month: string): TableKey => ({ pk: `FX#${currency}`, sk: `M#${month}` });
 export const connectionsPartition = 'CONNECTIONS';
 /** `owner` is an owner key: `channel:<id>` or `contentOwner:<id>` (core/sync/owner.ts). */
 export const connection = (owner: string): TableKey => ({ pk: 'CONNECTIONS', sk: owner });

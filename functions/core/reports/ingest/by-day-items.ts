@@ -1,6 +1,8 @@
 /**
  * The items of the by-day month variants (cube.ts layouts byDay and grouped): one attribute `s<dd>` per day with
- * data, so loading a day sets that attribute and leaves the month's other days alone, whatever their number. Days
+ * data, so loading a day sets that attribute and leaves the month's other days alone, whatever their number. A byDay
+ * variant's day is one blob (unit-codec.ts encodeBlob: its rows, every dimension and measure); releases before it
+ * wrote a map of columns instead, which readers still decode. Days
  * are packed in day order into items of at most ITEM_BYTES (greedy: the packing depends only on the days' sizes, so
  * any sequence of loads packs a month as one load of its days does): `M#<month>`, then `M#<month>#001`, … A day too
  * large to share an item has part items of its own, `M#<month>#d<dd>#000`, … (each holding some of its pieces under
@@ -8,17 +10,16 @@
  */
 import * as keys from '../../db/keys';
 import { FACT_ENTITY, type FactWriter, type Guard, type Packing } from '../storage/fact-writer';
-import { type SegmentMap, segmentSize } from '../storage/unit-codec';
 
 /** Room for a day's data in a month item (DynamoDB's limit is 400 KB an item, key and header included). */
 export const ITEM_BYTES = 350 * 1024;
 
 /**
- * One day's value in a by-day item: a segment map (byDay variants), or a map of bucket fields to blobs (grouped). A
- * value too large for one item comes in pieces (a segment split by rows; bucket fields, a large one split by rows
- * into several blobs under the same field name), each placed whole.
+ * One day's value in a by-day item: the day's blob (byDay variants), or a map of bucket fields to blobs (grouped). A
+ * value too large for one item comes in pieces (a day's rows split into several blobs; bucket fields, a large one
+ * split by rows into several blobs under the same field name), each placed whole.
  */
-export type DayPiece = { map: SegmentMap } | { field: string; blob: Uint8Array };
+export type DayPiece = { day: Uint8Array } | { field: string; blob: Uint8Array };
 
 export interface ByDayWrite {
   /** The manifest's packing key: `d`, `gd`, `vb#g07`. */
@@ -36,17 +37,17 @@ const itemSk = (month: string, i: number) =>
 const partSk = (month: string, dd: string, p: number) =>
   `${keys.factMonthSk(month)}#d${dd}#${String(p).padStart(3, '0')}`;
 
-const pieceSize = (p: DayPiece) => ('map' in p ? segmentSize(p.map) : p.field.length + 3 + p.blob.length);
+const pieceSize = (p: DayPiece) => ('day' in p ? p.day.length : p.field.length + 3 + p.blob.length);
 const daySize = (pieces: readonly DayPiece[]) => 3 + pieces.reduce((n, p) => n + pieceSize(p), 0);
 
-/** A day's attribute value from pieces that share an item: the segment map, or the map of bucket fields. */
+/** A day's attribute value from pieces that share an item: the day's blob, or the map of bucket fields. */
 function attributeValue(pieces: readonly DayPiece[]): unknown {
   const first = pieces[0] as DayPiece;
-  if ('map' in first) return first.map;
+  if ('day' in first) return first.day;
   return Object.fromEntries(pieces.map((p) => [(p as { field: string }).field, (p as { blob: Uint8Array }).blob]));
 }
 
-/** Pieces in parts of at most ITEM_BYTES, a segment piece or a repeated field starting a new part. */
+/** Pieces in parts of at most ITEM_BYTES, a day's blob or a repeated field starting a new part. */
 export function partsOf(pieces: readonly DayPiece[]): DayPiece[][] {
   const parts: DayPiece[][] = [];
   let current: DayPiece[] = [];
@@ -54,7 +55,7 @@ export function partsOf(pieces: readonly DayPiece[]): DayPiece[][] {
   const fields = new Set<string>();
   for (const p of pieces) {
     const n = pieceSize(p);
-    const clash = 'map' in p ? current.length > 0 : fields.has(p.field);
+    const clash = 'day' in p ? current.length > 0 : fields.has(p.field);
     if (current.length > 0 && (clash || size + n > ITEM_BYTES)) {
       parts.push(current);
       current = [];

@@ -29,7 +29,7 @@ import {
   variantsOf,
 } from '../storage/cube';
 import { ChunkRegistry, FACT_ENTITY, type FactWriter, type Guard, type MonthManifest } from '../storage/fact-writer';
-import { encodeBlob, encodeSegment, encodeToFit, segmentSize } from '../storage/unit-codec';
+import { encodeBlob, encodeToFit } from '../storage/unit-codec';
 import {
   canonicalKeys,
   canonicalOrder,
@@ -624,8 +624,8 @@ export async function runPipeline(
       days: new Map([
         ...days.map((d): [string, DayPiece[]] => {
           const cube = dayCubes.get(d.day)?.get(from.name) as UnitCube;
-          const pieces = encodeToFit(cube, encodeSegment, segmentSize, ITEM_BYTES / 2);
-          return [d.dd, cube.size === 0 ? [] : pieces.map((p) => ({ map: p.encoded }))];
+          const pieces = encodeToFit(cube, encodeBlob, (b) => b.length, ITEM_BYTES / 2);
+          return [d.dd, cube.size === 0 ? [] : pieces.map((p) => ({ day: p.encoded }))];
         }),
         ...[...removed].map((day): [string, DayPiece[]] => [day.slice(8, 10), []]),
       ]),

@@ -50,7 +50,7 @@ import {
   piecePeriod,
   rowsInRegion,
 } from './month-pieces';
-import { decodeBlobs, decodeSegments, SEGMENT_ROWS, segmentDim, segmentMeasure } from './unit-codec';
+import { decodeBlobs, decodeSegments } from './unit-codec';
 
 /** What a report read cost, for the bench and for logs. */
 export interface ReadStats {
@@ -208,8 +208,6 @@ export function factPk(address: CubeAddress, layout: VariantLayout): string {
 /** The day attribute of a by-day item. */
 export const dayAttribute = (dd: string) => `s${dd}`;
 const DAYS = Array.from({ length: 31 }, (_, i) => String(i + 1).padStart(2, '0'));
-/** DynamoDB's limit on an expression, with some room. */
-const MAX_EXPRESSION = 3800;
 
 /** A ProjectionExpression (with its names) reading the sort key and the given attribute paths. */
 function projectionExpression(paths: readonly (readonly string[])[]) {
@@ -229,21 +227,8 @@ function projectionExpression(paths: readonly (readonly string[])[]) {
   };
 }
 
-/**
- * The paths a by-day read projects: every day's segment fields the columns need (rows, dimensions, measures), or
- * whole segments when the columns are not given or make the expression too long.
- */
-function byDayPaths(variant: CubeVariant, columns: CubeColumns | undefined): string[][] {
-  if (!columns) return [];
-  const rest = variant.grain.filter((d) => d !== 'day');
-  const fields = [
-    SEGMENT_ROWS,
-    ...columns.dims.filter((d) => rest.includes(d)).map((d) => segmentDim(rest.indexOf(d))),
-    ...columns.measures.map((m) => segmentMeasure(MEASURE_INDEX[m])),
-  ];
-  const paths = DAYS.flatMap((dd) => fields.map((f) => [dayAttribute(dd), f]));
-  return projectionExpression(paths).ProjectionExpression.length > MAX_EXPRESSION ? [] : paths;
-}
+/** A by-day read projects each day's attribute whole: one blob a day (a few maps of columns in older items). */
+const BY_DAY_PATHS = DAYS.map((dd) => [dayAttribute(dd)]);
 
 /** Bytes of what an item returned (binary and string values; map nesting counted by its names). */
 function returnedBytes(value: unknown): number {
@@ -470,26 +455,44 @@ export const dynamoFactRepository = ({ db, tableName }: TableContext) => {
     stats: ReadStats,
     columns: CubeColumns | undefined,
   ): Promise<PeriodCube[]> => {
-    const paths = byDayPaths(variant, columns);
-    const segments = new Map<string, { day: string; map: Record<string, unknown> }[]>();
-    await queryRange(pk, fromSk, `${toSk}#~`, stats, paths.length > 0 ? projectionExpression(paths) : {}, (item) => {
+    // Per month, its days' blobs, and the maps of columns of days written by earlier releases.
+    const months = new Map<
+      string,
+      { blobs: { day: string; bytes: Uint8Array }[]; maps: { day: string; map: Record<string, unknown> }[] }
+    >();
+    await queryRange(pk, fromSk, `${toSk}#~`, stats, projectionExpression(BY_DAY_PATHS), (item) => {
       const month = String(item.sk).slice(2, 9);
+      let days = months.get(month);
       for (const dd of DAYS) {
-        const segment = item[dayAttribute(dd)] as Record<string, unknown> | undefined;
-        if (!segment) continue;
-        stats.bytes += returnedBytes(segment);
-        const list = segments.get(month) ?? [];
-        list.push({ day: `${month}-${dd}`, map: segment });
-        segments.set(month, list);
+        const value = item[dayAttribute(dd)];
+        if (!value) continue;
+        if (!days) {
+          days = { blobs: [], maps: [] };
+          months.set(month, days);
+        }
+        const day = `${month}-${dd}`;
+        if (value instanceof Uint8Array) {
+          stats.bytes += value.length;
+          days.blobs.push({ day, bytes: value });
+        } else {
+          stats.bytes += returnedBytes(value);
+          days.maps.push({ day, map: value as Record<string, unknown> });
+        }
       }
     });
-    return [...segments.keys()].sort().map((month) => ({
-      period: `M#${month}`,
-      cube: decodeSegments(
-        variant.grain,
-        (segments.get(month) ?? []).sort((a, b) => (a.day < b.day ? -1 : a.day > b.day ? 1 : 0)),
-      ),
-    }));
+    const wanted = columns
+      ? { dims: columns.dims, measures: columns.measures.map((m) => MEASURE_INDEX[m]) }
+      : undefined;
+    const byDay = (a: { day: string }, b: { day: string }) => (a.day < b.day ? -1 : a.day > b.day ? 1 : 0);
+    return [...months.keys()].sort().map((month) => {
+      const { blobs, maps } = months.get(month) as { blobs: { day: string; bytes: Uint8Array }[]; maps: never[] };
+      const fromMaps = maps.length > 0 ? decodeSegments(variant.grain, maps.sort(byDay)) : undefined;
+      // A month of both (days loaded before and after the change): the blobs at the maps' grain, every dimension.
+      const fromBlobs =
+        blobs.length > 0 ? decodeBlobs(variant.grain, blobs.sort(byDay), fromMaps ? undefined : wanted) : undefined;
+      const cube = fromBlobs && fromMaps ? concatCubes(fromBlobs, fromMaps) : ((fromBlobs ?? fromMaps) as StoredCube);
+      return { period: `M#${month}`, cube };
+    });
   };
 
   /** A daily variant's bucket over the months [fromSk, toSk]: its days' items, the bucket's attribute of each. */

@@ -270,38 +270,18 @@ export function fromStored(stored: StoredCube, dicts: Dicts, measures: readonly 
   return out.build();
 }
 
-/** The field of a segment map: `n` (rows), `k<i>` (the i-th dimension of the segment's grain), `m<j>` (a measure). */
+/**
+ * A day of a by-day variant as written by earlier releases: a map of fields, `n` (rows), `k<i>` (the i-th dimension
+ * of the grain without `day`), `m<j>` (a measure). Days are one blob now (encodeBlob); these are still read.
+ */
 export const SEGMENT_ROWS = 'n';
 export const segmentDim = (i: number) => `k${i}`;
 export const segmentMeasure = (m: number) => `m${m}`;
 
-export type SegmentMap = Record<string, Uint8Array | number>;
-
-/** One day of a by-day variant: its rows (the grain without `day`) as a segment map. */
-export function encodeSegment(cube: UnitCube): SegmentMap {
-  const out: SegmentMap = { [SEGMENT_ROWS]: cube.size };
-  if (cube.size === 0) return out;
-  cube.keys.forEach((_, i) => {
-    out[segmentDim(i)] = dimColumn(cube, i);
-  });
-  cube.measures.forEach((m, j) => {
-    const bytes = encodeUnits(cube.sums[j] as Float64Array);
-    if (bytes) out[segmentMeasure(m)] = bytes;
-  });
-  return out;
-}
-
-/** Bytes a segment map takes in an item (names, values and DynamoDB's map overhead, about 3 bytes an entry). */
-export function segmentSize(map: SegmentMap): number {
-  let size = 3;
-  for (const [name, value] of Object.entries(map))
-    size += name.length + 3 + (typeof value === 'number' ? 8 : value.length);
-  return size;
-}
-
 /**
- * Segments of one period (their days given) as one report-form cube of `grain` (which holds `day`): the day column
- * is the segments' days; a dimension no segment was read with leaves the grain (a projection), as in decodeCube.
+ * Segments (days as maps, earlier releases) of one period (their days given) as one report-form cube of `grain`
+ * (which holds `day`): the day column is the segments' days; a dimension no segment was read with leaves the grain
+ * (a projection), as in decodeCube.
  */
 export function decodeSegments(
   grain: readonly string[],
@@ -422,7 +402,13 @@ export function encodeBlob(cube: UnitCube): Uint8Array {
   return deflated(BLOB, out.done());
 }
 
-const deflated = (coding: number, payload: Uint8Array) => column(coding, payload, 1, DEFLATE_FROM);
+/**
+ * Blobs smaller than this are stored as they are. A report reads blobs by the hundred (a year of a by-day item is
+ * 365 of them, a video's days as many), and each inflate call costs a few microseconds whatever its size: on a day of
+ * one row (a `d` day, about 300 bytes) that was a tenth of a report's time, to save 150 bytes an item.
+ */
+const BLOB_DEFLATE_FROM = 1024;
+const deflated = (coding: number, payload: Uint8Array) => column(coding, payload, 1, BLOB_DEFLATE_FROM);
 
 /** The coding byte of a blob (cube-codec.ts's column form: the deflated flag applies). */
 const BLOB = 4;
