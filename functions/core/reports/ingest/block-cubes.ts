@@ -20,6 +20,7 @@ import * as keys from '../../db/keys';
 import type { FamilyDef } from '../catalog/families';
 import { BLOCK_MONTHS, blockMonths, blockPeriod, blocksHolding, type CubeVariant } from '../storage/cube';
 import { ChunkRegistry, type FactWriter } from '../storage/fact-writer';
+import { headSettings } from '../storage/heads';
 import type { LeaseRepository } from '../storage/lease-repository';
 import { concatUnits, type Dicts, rollupUnits, type UnitCube } from '../storage/units';
 import { holdLease, type LeaseSettings } from './lease-keeper';
@@ -163,7 +164,7 @@ export async function writeDueBlocks(
   family: FamilyDef,
   plan: FamilyPlan,
   owner: string,
-  options: { holder: string; lease: LeaseSettings; dicts: Dicts },
+  options: { holder: string; lease: LeaseSettings; dicts: Dicts; headRows?: number },
 ): Promise<number> {
   if (plan.blocks.length === 0) return 0;
   const { writer } = stores;
@@ -188,7 +189,7 @@ export async function writeDueBlocks(
           gone.flatMap((period) => [{ pk, sk: period }, ...chunked.removed(pk, period)]),
           held.guard,
         );
-        return writeBlocks(writer, pk, v, options.dicts, plan.measures, cubes, gen, chunked, held.guard);
+        return writeBlocks(writer, pk, v, options, plan.measures, cubes, gen, chunked, held.guard);
       }),
     );
     const written = counts.reduce((a, b) => a + b, 0);
@@ -204,7 +205,7 @@ async function writeBlocks(
   writer: FactWriter,
   pk: string,
   variant: CubeVariant,
-  dicts: Dicts,
+  { dicts, headRows }: { dicts: Dicts; headRows?: number },
   measures: readonly number[],
   cubes: readonly { period: string; cube: UnitCube }[],
   gen: string,
@@ -221,7 +222,8 @@ async function writeBlocks(
       chunked.written(pk, period, gen, 1);
       continue;
     }
-    const w = writer.cubeWriter(pk, period, variant.grain, dicts, measures, gen, guard);
+    const head = headSettings(variant.grain, variant.partitionBy !== undefined, measures, headRows);
+    const w = writer.cubeWriter(pk, period, variant.grain, dicts, measures, gen, guard, undefined, head);
     await w.append(cube);
     const done = await w.finish();
     firsts.push(done.item);

@@ -75,6 +75,8 @@ export interface IngestOptions {
    * rewrites the month's cubes).
    */
   readonly openDays?: number;
+  /** Rows a by-video cube's head keeps per measure (storage/heads.ts HEAD_ROWS; tests head small cubes with fewer). */
+  readonly headRows?: number;
   /** Months loaded at once (default 2). */
   readonly concurrency?: number;
   /** Record rejected files in the table (default true). */
@@ -403,6 +405,7 @@ export async function ingestFiles(
           dicts,
           releases,
           ...(options.openDays !== undefined ? { openDays: options.openDays } : {}),
+          ...(options.headRows !== undefined ? { headRows: options.headRows } : {}),
         });
         summary.days += result.loaded.length;
         for (const s of result.skipped) {
@@ -441,7 +444,12 @@ export async function ingestFiles(
     for (const { family, owner, files: names } of touched.values()) {
       const only = [...familyMeasures(family)].map((m) => MEASURE_INDEX[m]).sort((a, b) => a - b);
       try {
-        await writeDueBlocks(stores, family, planFamily(family, only), owner, { holder, lease, dicts });
+        await writeDueBlocks(stores, family, planFamily(family, only), owner, {
+          holder,
+          lease,
+          dicts,
+          ...(options.headRows !== undefined ? { headRows: options.headRows } : {}),
+        });
       } catch (err) {
         // The months stay due: a retry of these files (or the next load of this owner) writes the blocks.
         for (const name of names) {
@@ -489,7 +497,7 @@ export async function compactMonths(
   stores: IngestStores,
   familyCode: string,
   owner: string,
-  options: { holder?: string; lease?: LeaseSettings; now?: () => Date } = {},
+  options: { holder?: string; lease?: LeaseSettings; now?: () => Date; headRows?: number } = {},
 ): Promise<string[]> {
   const family = FAMILY_BY_CODE.get(familyCode);
   if (!family) throw new Error(`unknown report family ${familyCode}`);
@@ -500,6 +508,7 @@ export async function compactMonths(
     lease: options.lease ?? DEFAULT_LEASE,
     now: options.now ?? (() => new Date()),
     dicts: new Dicts(),
+    ...(options.headRows !== undefined ? { headRows: options.headRows } : {}),
   };
   const months = await stores.writer.openMonths(family.code, owner);
   for (const month of months) await loadMonth(stores, family, plan, owner, month, [], { ...settings, compact: true });

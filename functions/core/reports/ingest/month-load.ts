@@ -75,6 +75,7 @@ interface MonthTarget {
   readonly owner: string;
   readonly month: string;
   readonly dicts: Dicts;
+  readonly headRows?: number;
 }
 
 /** How a load writes its month's flat cubes (month-pieces.ts): as pieces of its days, or compacted. */
@@ -160,6 +161,8 @@ export async function loadMonth(
     now: () => Date;
     dicts: Dicts;
     openDays?: number;
+    /** Rows a by-video cube's head keeps per measure (storage/heads.ts). */
+    headRows?: number;
     /** Fold the month's pieces into its cubes even when no day is loaded (month-pieces.ts). */
     compact?: boolean;
     /**
@@ -171,13 +174,20 @@ export async function loadMonth(
 ): Promise<MonthLoadResult> {
   const { dicts } = options;
   const { writer, leases } = stores;
-  const target: MonthTarget = { family, plan, owner, month, dicts };
+  const target: MonthTarget = {
+    family,
+    plan,
+    owner,
+    month,
+    dicts,
+    ...(options.headRows !== undefined ? { headRows: options.headRows } : {}),
+  };
   const held = await holdLease(leases, keys.monthLease(family.code, owner, month), options.holder, options.lease);
   try {
     let manifest = (await writer.readManifest(family.code, owner, month)) ?? emptyManifest();
     let recovered = false;
     if (manifest.pending) {
-      await finishInterrupted(stores, family, plan, owner, month, manifest, held, dicts);
+      await finishInterrupted(stores, target, manifest, held);
       manifest = (await writer.readManifest(family.code, owner, month)) ?? emptyManifest();
       recovered = true;
     }
@@ -357,18 +367,9 @@ async function removeBackups(writer: FactWriter, fullPk: string, days: readonly 
 }
 
 /** Finishes (or undoes) the load a manifest says is in flight; see the module comment. */
-async function finishInterrupted(
-  stores: LoadStores,
-  family: FamilyDef,
-  plan: FamilyPlan,
-  owner: string,
-  month: string,
-  manifest: MonthManifest,
-  held: HeldLease,
-  dicts: Dicts,
-) {
+async function finishInterrupted(stores: LoadStores, target: MonthTarget, manifest: MonthManifest, held: HeldLease) {
   const { writer } = stores;
-  const target: MonthTarget = { family, plan, owner, month, dicts };
+  const { family, plan, owner, month, dicts } = target;
   const pending = manifest.pending as PendingLoad;
   const stored = structuredClone(manifest);
   const fullPk = keys.factPartition(family.code, owner, plan.full.name);

@@ -29,6 +29,7 @@ import {
   variantsOf,
 } from '../storage/cube';
 import { ChunkRegistry, FACT_ENTITY, type FactWriter, type Guard, type MonthManifest } from '../storage/fact-writer';
+import { headSettings } from '../storage/heads';
 import { encodeBlob, encodeToFit } from '../storage/unit-codec';
 import {
   canonicalKeys,
@@ -401,6 +402,8 @@ export interface PipelineInput {
   readonly removeDays?: readonly string[];
   /** The compaction number written on the month cubes, or on the pieces (month-pieces.ts). */
   readonly pb: number;
+  /** Rows a by-video cube's head keeps per measure (heads.ts HEAD_ROWS when absent). */
+  readonly headRows?: number;
   /**
    * Write the days' pieces of the month's flat cubes instead of the month cubes (`root` absent), after the days'
    * full-day cubes (so a load undone after a crash wrote none); `removeDays` lose theirs.
@@ -461,6 +464,7 @@ export async function runPipeline(
       gen,
       guard,
       keep ? (i) => kept.push(i) : undefined,
+      headSettings(grain, partition !== undefined, measures, input.headRows),
     );
     return {
       append: w.append,

@@ -29,8 +29,10 @@ import {
   videoBucket,
 } from '../storage/cube';
 import type { CubeColumns, KeyColumn, StoredCube } from '../storage/cube-codec';
-import type { CubeAddress, FactRepository, PeriodCube, ReadStats } from '../storage/fact-repository';
+import type { CubeAddress, FactRepository, HeadedCube, PeriodCube, ReadStats } from '../storage/fact-repository';
+import { isHeadedGrain } from '../storage/heads';
 import { notSupported, type SortKey } from './report-request';
+import { decideTop, type TopPiece, type TopPlan, topOf } from './top-heads';
 
 /** A query dimension: `day`, `month`, or a dimension of the family's facts. */
 export type QueryDim = string;
@@ -182,6 +184,8 @@ async function inParallel<T>(tasks: (() => Promise<T>)[], limit = 16): Promise<T
 export interface Read {
   /** The cubes are a region partition: every row is inside the geographic filter already. */
   regional?: boolean;
+  /** Only these videos' rows count: the winners a top-N's heads decided (top-heads.ts). */
+  videos?: ReadonlySet<string>;
   /** Month items read for some of their days: only rows of these days (inclusive) count, by period. */
   days?: ReadonlyMap<string, readonly [string, string]>;
   cubes: PeriodCube[];
@@ -214,6 +218,8 @@ export interface SourcePlan {
   owner: string;
   queries: Planned[];
   columns: CubeColumns;
+  /** A top-N its pieces' heads may answer (top-heads.ts): blocks and days are read by key, as heads. */
+  top?: TopPlan;
 }
 
 /**
@@ -317,6 +323,10 @@ function planSource(q: CubeQuery): SourcePlan {
     if (!daily) throw notSupported(`${q.family.type} cannot answer this combination`);
     for (const [from, to] of byDay) planned.push({ variant: daily.variant, from: `D#${from}`, to: `D#${to}` });
   }
+  // A top-N of by-video cubes (no partition, no days counted apart): blocks and days may be read as their heads.
+  const top = topOf({ ...q, restricted: restricted(q) });
+  const headed =
+    top !== undefined && planned.every((p) => !p.days && isHeadedGrain(p.variant.grain, p.partition !== undefined));
   return {
     family: q.family.code,
     owner: q.owner,
@@ -326,8 +336,19 @@ function planSource(q: CubeQuery): SourcePlan {
       dims: [...new Set(['day', ...neededDims(q)])],
       measures: measuresFor(q.metrics).map((i) => MEASURES[i] as Measure),
     },
+    ...(headed ? { top } : {}),
   };
 }
+
+/** Whether anything but a video's own rows decides the answer: a filter, a currency, a link date, joined families. */
+const restricted = (q: CubeQuery) =>
+  q.rate !== undefined ||
+  linkInRange(q) ||
+  (q.sources?.length ?? 1) > 1 ||
+  q.filters.country !== undefined ||
+  q.filters.region !== undefined ||
+  q.filters.video !== undefined ||
+  Object.keys(q.filters.values ?? {}).length > 0;
 
 /**
  * Reads a fact plan, each source's reads in the plan's order: the blocks of a variant and partition by key (they
@@ -335,13 +356,14 @@ function planSource(q: CubeQuery): SourcePlan {
  */
 export function readFacts(repo: FactRepository, plan: FactPlan, stats: ReadStats): Promise<Read[][]> {
   return Promise.all(
-    plan.map(({ family, owner, queries, columns }) => {
+    plan.map(({ family, owner, queries, columns, top }) => {
       const addressOf = (p: Planned): CubeAddress => ({
         family,
         channel: owner,
         variant: p.variant.name,
         ...(p.partition === undefined ? {} : { partition: p.partition }),
       });
+      if (top) return readTop(repo, top, queries, addressOf, columns, stats);
       // Blocks are single periods apart from each other: those of one variant and partition in one request, by key.
       const blockKey = (p: Planned) => `${p.variant.name}|${p.partition ?? ''}`;
       const wanted = new Map<string, { first: Planned; periods: string[] }>();
@@ -377,6 +399,79 @@ export function readFacts(repo: FactRepository, plan: FactPlan, stats: ReadStats
       );
     }),
   );
+}
+
+/** The days `from` … `to` (`D#yyyy-mm-dd` sort keys), as sort keys. */
+function daysBetween(from: string, to: string): string[] {
+  const out: string[] = [];
+  for (let t = Date.parse(from.slice(2)); t <= Date.parse(to.slice(2)); t += 86_400_000)
+    out.push(`D#${new Date(t).toISOString().slice(0, 10)}`);
+  return out;
+}
+
+/**
+ * A top-N's reads (top-heads.ts): blocks and days by key, each as its head when it has one; month ranges whole.
+ * The heads decide the winners, or name the pieces to read whole first; the reads come back restricted to the
+ * winners, each of whose rows is then in every piece.
+ */
+async function readTop(
+  repo: FactRepository,
+  top: TopPlan,
+  queries: readonly Planned[],
+  addressOf: (p: Planned) => CubeAddress,
+  columns: CubeColumns,
+  stats: ReadStats,
+): Promise<Read[]> {
+  const byKey = new Map<string, { first: Planned; periods: string[] }>();
+  const whole: Planned[] = [];
+  for (const p of queries) {
+    const periods = p.from.startsWith('B') ? [p.from] : p.from.startsWith('D#') ? daysBetween(p.from, p.to) : [];
+    if (periods.length === 0) {
+      whole.push(p);
+      continue;
+    }
+    const key = `${p.variant.name}|${p.partition ?? ''}`;
+    const entry = byKey.get(key) ?? { first: p, periods: [] };
+    entry.periods.push(...periods);
+    byKey.set(key, entry);
+  }
+  const pieces: { period: string; read: HeadedCube }[] = [];
+  await Promise.all([
+    ...[...byKey.values()].map(async ({ first, periods }) => {
+      const found = await repo.readHeads(addressOf(first), periods, stats, columns);
+      for (const period of periods) {
+        const read = found.get(period);
+        if (read) pieces.push({ period, read });
+        else if (period.startsWith('B')) {
+          // No block where its months may hold data (stored before blocks existed, or holding an open month).
+          for (const c of await repo.readAsBlock(addressOf(first), period, stats, columns))
+            pieces.push({ period: c.period, read: { cube: c.cube } });
+        }
+      }
+    }),
+    ...whole.map(async (p) => {
+      for (const c of await repo.read(addressOf(p), p.from, p.to, stats, columns))
+        pieces.push({ period: c.period, read: { cube: c.cube } });
+    }),
+  ]);
+  // In period order: the same reads always add up in the same order.
+  pieces.sort((x, y) => (x.period < y.period ? -1 : x.period > y.period ? 1 : 0));
+  for (;;) {
+    const decision = decideTop(
+      top,
+      pieces.map(({ read }): TopPiece => ('cube' in read ? read : { head: read.head, thresholds: read.thresholds })),
+    );
+    if ('winners' in decision) {
+      const cubes = pieces.map(({ period, read }) => ({ period, cube: 'cube' in read ? read.cube : read.head }));
+      return [{ cubes, ...(decision.winners ? { videos: decision.winners } : {}) }];
+    }
+    await Promise.all(
+      decision.readWhole.map(async (i) => {
+        const piece = pieces[i] as (typeof pieces)[number];
+        if (!('cube' in piece.read)) piece.read = { cube: await piece.read.whole(stats) };
+      }),
+    );
+  }
 }
 
 /** One row of the answer: its dimension values and its measure sums (NaN: null, no row had a value). */
@@ -442,7 +537,9 @@ function aggregate(q: CubeQuery, reads: readonly Read[], needed: readonly number
       if (days) kept &&= check(dayColumn, periodDay ?? '', (d) => d >= days[0] && d <= days[1]);
       if (f.country && !read.regional) kept &&= check(column('country'), '', (v) => f.country?.has(v) === true);
       for (const [d, allowed] of valueFilters) kept &&= check(column(d), '', (v) => allowed.has(v));
-      if (usesVideo) kept &&= check(column('video'), '', (v) => v !== '' && (!f.video || f.video.has(v)));
+      const only = read.videos;
+      if (usesVideo)
+        kept &&= check(column('video'), '', (v) => v !== '' && (!f.video || f.video.has(v)) && (!only || only.has(v)));
       if (!kept || n === 0) continue;
       // Channels counted only from their link date: the row's channel and day together decide.
       const channelColumn = cutByLink ? column('channel') : undefined;

@@ -80,20 +80,39 @@ export interface PeriodCube {
   readonly cube: StoredCube;
 }
 
+/** A cube read for a top-N: whole, or its head (heads.ts) with each headed measure's threshold (micro-units). */
+export type HeadedCube =
+  | { readonly cube: StoredCube }
+  | {
+      readonly head: StoredCube;
+      readonly thresholds: Readonly<Record<string, number>>;
+      /** Its rows, read now (counted in `stats`). */
+      readonly whole: (stats: ReadStats) => Promise<StoredCube>;
+    };
+
 /** What the first chunk of a flat cube says about the others. */
 export interface ChunkHeader {
   /** How many chunks the cube has (1 when the header does not say). */
   readonly chunks: number;
   /** Their generation (absent for one chunk, and in chunks written by earlier releases). */
   readonly gen?: string;
+  /**
+   * A headed cube (heads.ts): the first chunk holds the head, not rows (the rows are chunks 1…); each headed
+   * measure's threshold, in micro-units.
+   */
+  readonly head?: Readonly<Record<string, number>>;
 }
 
 export function chunkHeader(item: Readonly<Record<string, unknown>>): ChunkHeader {
   const header = item[HEADER];
   if (typeof header !== 'string' || !header.includes('"c"')) return { chunks: 1 };
-  const head = JSON.parse(header) as { c?: number; x?: string };
-  return { chunks: Number(head.c ?? 1), ...(head.x ? { gen: head.x } : {}) };
+  const head = JSON.parse(header) as { c?: number; x?: string; hd?: Record<string, number> };
+  return { chunks: Number(head.c ?? 1), ...(head.x ? { gen: head.x } : {}), ...(head.hd ? { head: head.hd } : {}) };
 }
+
+/** A cube's chunks in order without its head: the chunks that hold its rows. */
+export const rowChunks = <T>(ordered: readonly T[], header: ChunkHeader): readonly T[] =>
+  header.head ? ordered.slice(1) : ordered;
 
 /** `D#2026-07-01#gen#002` → `D#2026-07-01`; `M#2026-07#1` → `M#2026-07`. */
 export const basePeriod = (sk: string) => sk.split('#').slice(0, 2).join('#');
@@ -119,7 +138,9 @@ export function assembleChunks(period: string, items: readonly Record<string, un
   }
   // A chunk gone missing: a cube being rewritten by a release before chunk generations. As if not stored.
   if (ordered.some((item) => item === undefined)) return undefined;
-  return (ordered as Record<string, unknown>[]).map((item) => decodeCube(item)).reduce((a, b) => concatCubes(a, b));
+  return rowChunks(ordered as Record<string, unknown>[], header)
+    .map((item) => decodeCube(item))
+    .reduce((a, b) => concatCubes(a, b));
 }
 
 /** A month's items: its compacted cube's, and its pieces' by piece period. */
@@ -293,6 +314,47 @@ export const dynamoFactRepository = ({ db, tableName }: TableContext) => {
     );
   };
 
+  /** First chunks of flat cubes by key: what each period's header says, and its item. */
+  const readFirsts = async (pk: string, periods: readonly string[], stats: ReadStats, columns?: CubeColumns) =>
+    (
+      await getMany(
+        periods.map((sk) => ({ pk, sk })),
+        stats,
+        columns,
+      )
+    ).map((first) => ({ period: String(first.sk), first, header: chunkHeader(first) }));
+
+  /** The cubes whose first chunks are `firsts`, their other chunks read by key in one request. */
+  const readRest = async (
+    pk: string,
+    firsts: readonly { period: string; first: Record<string, unknown>; header: ChunkHeader }[],
+    stats: ReadStats,
+    columns?: CubeColumns,
+  ): Promise<Map<string, StoredCube>> => {
+    const out = new Map<string, StoredCube>();
+    const more = firsts.filter(({ period, first, header }) => {
+      if (header.chunks > 1) return true;
+      out.set(period, decodeCube(first));
+      return false;
+    });
+    if (more.length === 0) return out;
+    const rest = await getMany(
+      more.flatMap(({ period, header }) =>
+        Array.from({ length: header.chunks - 1 }, (_, i) => ({
+          pk,
+          sk: header.gen ? keys.factChunkSk(period, header.gen, i + 1) : `${period}#${i + 1}`,
+        })),
+      ),
+      stats,
+      columns,
+    );
+    for (const { period, first } of more) {
+      const cube = assembleChunks(period, [first, ...rest.filter((item) => basePeriod(String(item.sk)) === period)]);
+      if (cube) out.set(period, cube);
+    }
+    return out;
+  };
+
   /**
    * The cubes of one flat variant/partition at the given periods, by key in one BatchGetItem (a Query each would
    * cost a request each): blocks of months, which are not contiguous. Periods not stored are absent from the map.
@@ -304,35 +366,31 @@ export const dynamoFactRepository = ({ db, tableName }: TableContext) => {
     columns?: CubeColumns,
   ): Promise<Map<string, StoredCube>> => {
     const pk = keys.factPartition(address.family, address.channel, address.variant, address.partition);
-    const firsts = await getMany(
-      periods.map((sk) => ({ pk, sk })),
-      stats,
-      columns,
-    );
-    const out = new Map<string, StoredCube>();
-    const more: { period: string; first: Record<string, unknown>; header: ChunkHeader }[] = [];
-    for (const item of firsts) {
-      const period = String(item.sk);
-      const header = chunkHeader(item);
-      if (header.chunks > 1) more.push({ period, first: item, header });
-      else out.set(period, decodeCube(item));
-    }
-    if (more.length > 0) {
-      const rest = await getMany(
-        more.flatMap(({ period, header }) =>
-          Array.from({ length: header.chunks - 1 }, (_, i) => ({
-            pk,
-            sk: header.gen ? keys.factChunkSk(period, header.gen, i + 1) : `${period}#${i + 1}`,
-          })),
-        ),
-        stats,
-        columns,
-      );
-      for (const { period, first } of more) {
-        const cube = assembleChunks(period, [first, ...rest.filter((item) => basePeriod(String(item.sk)) === period)]);
-        if (cube) out.set(period, cube);
-      }
-    }
+    return readRest(pk, await readFirsts(pk, periods, stats, columns), stats, columns);
+  };
+
+  /**
+   * Flat cubes at `periods` by key, as a top-N reads them (query/top-heads.ts): a headed cube (heads.ts) as its head
+   * and thresholds, with `whole` to read its rows when the head does not decide; any other cube whole.
+   */
+  const readHeads = async (
+    address: CubeAddress,
+    periods: readonly string[],
+    stats: ReadStats,
+    columns: CubeColumns,
+  ): Promise<Map<string, HeadedCube>> => {
+    const pk = keys.factPartition(address.family, address.channel, address.variant, address.partition);
+    const firsts = await readFirsts(pk, periods, stats, columns);
+    const out = new Map<string, HeadedCube>();
+    const plain = firsts.filter((f) => {
+      const thresholds = f.header.head;
+      if (!thresholds) return true;
+      const whole = async (readStats: ReadStats) =>
+        (await readRest(pk, [f], readStats, columns)).get(f.period) ?? emptyStoredCube(decodeCube(f.first).grain);
+      out.set(f.period, { head: decodeCube(f.first), thresholds, whole });
+      return false;
+    });
+    for (const [period, cube] of await readRest(pk, plain, stats, columns)) out.set(period, { cube });
     return out;
   };
 
@@ -575,6 +633,7 @@ export const dynamoFactRepository = ({ db, tableName }: TableContext) => {
     },
 
     readPeriods,
+    readHeads,
   };
 };
 

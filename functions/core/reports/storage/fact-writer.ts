@@ -13,7 +13,8 @@ import { queryAll } from '../../db/query-all';
 import type { TableKey } from '../../db/table-definition';
 import type { TableContext } from '../../directory/directory-repository';
 import { attributesSize, type CubeAttributes, HEADER } from './cube-codec';
-import { basePeriod, type ChunkHeader, type CubeAddress, chunkHeader, chunkIndex } from './fact-repository';
+import { basePeriod, type ChunkHeader, type CubeAddress, chunkHeader, chunkIndex, rowChunks } from './fact-repository';
+import { HEAD_FROM_TIMES, HeadBuilder, type HeadSettings } from './heads';
 import type { Lease, LeaseRepository } from './lease-repository';
 import { isPieceSk, pieceBase, piecePeriod } from './month-pieces';
 import { decodeUnitCube, encodeToFit, encodeUnitCube } from './unit-codec';
@@ -155,6 +156,11 @@ export class ChunkRegistry {
  * Encodes a flat cube a block of rows at a time (BLOCK_ROWS; within a block, halving until each chunk fits), so a
  * cube of millions of rows never has to be in memory at once. Chunks after the first are handed to `write` as they
  * are made; the first is kept until `finish`, which knows the count. The same rows always give the same chunks.
+ *
+ * With `head` (heads.ts), a cube of HEAD_FROM_TIMES × its head's rows or more is headed: every
+ * chunk of rows goes to `write` (1…n) and the first item `finish` returns is the head, naming n + 1 chunks and each
+ * measure's threshold. Whether a cube is headed is known at its first block: the first is encoded either when
+ * BLOCK_ROWS (more than that) rows have come, or at `finish`, with every row counted.
  */
 export class CubeWriter {
   private buffer: UnitCube[] = [];
@@ -162,6 +168,8 @@ export class CubeWriter {
   private first: CubeAttributes | undefined;
   private count = 0;
   private rows = 0;
+  private heads: HeadBuilder | undefined;
+  private decided = false;
 
   constructor(
     private readonly grain: readonly string[],
@@ -169,6 +177,7 @@ export class CubeWriter {
     private readonly measures: readonly number[],
     private readonly gen: string,
     private readonly write: (chunk: number, attributes: CubeAttributes) => Promise<void>,
+    private readonly head?: HeadSettings,
   ) {}
 
   async append(cube: UnitCube): Promise<void> {
@@ -182,8 +191,14 @@ export class CubeWriter {
   private async flush(limit: number): Promise<void> {
     const block = takeRows(this.buffer, limit);
     this.buffered -= block.size;
+    if (!this.decided) {
+      this.decided = true;
+      if (this.head && this.rows >= HEAD_FROM_TIMES * this.head.rows) this.heads = new HeadBuilder(this.head);
+    }
+    this.heads?.add(block);
     for (const piece of encodeToFit(block, (c) => encodeUnitCube(c), attributesSize, MAX_CUBE_BYTES)) {
-      if (this.first === undefined) this.first = piece.encoded;
+      if (this.heads) await this.write(this.count + 1, piece.encoded);
+      else if (this.first === undefined) this.first = piece.encoded;
       else await this.write(this.count, piece.encoded);
       this.count++;
     }
@@ -192,6 +207,11 @@ export class CubeWriter {
   /** The first chunk's attributes (its header naming the chunks when there are several), and the chunk count. */
   async finish(): Promise<{ first: CubeAttributes; chunks: number; rows: number }> {
     if (this.buffered > 0) await this.flush(this.buffered);
+    if (this.heads) {
+      const { head, thresholds } = this.heads.finish();
+      const chunks = this.count + 1;
+      return { first: encodeUnitCube(head, { c: chunks, x: this.gen, hd: thresholds }), chunks, rows: this.rows };
+    }
     if (this.first === undefined) {
       return { first: encodeUnitCube(emptyUnitCube(this.grain, this.dicts, this.measures)), chunks: 1, rows: 0 };
     }
@@ -290,7 +310,8 @@ export const dynamoFactWriter = ({ db, tableName }: TableContext) => {
         return decodeUnitCube(item, dicts, measures);
       };
       async function* chunks() {
-        yield decodeUnitCube(first as Record<string, unknown>, dicts, measures);
+        // A headed cube's first item is its head (heads.ts): its rows are the other chunks.
+        if (!header.head) yield decodeUnitCube(first as Record<string, unknown>, dicts, measures);
         // One chunk ahead: the next read overlaps the caller's work on this one.
         let next = chunkSks.length > 0 ? readChunk(chunkSks[0] as string) : undefined;
         for (let i = 0; i < chunkSks.length; i++) {
@@ -334,7 +355,9 @@ export const dynamoFactWriter = ({ db, tableName }: TableContext) => {
           if (i >= 0 && i < header.chunks) ordered[i] = item;
         }
         if (ordered.some((i) => i === undefined)) throw new Error(`${pk} ${at}: a chunk is missing`);
-        parts.push(...ordered.map((item) => decodeUnitCube(item as Record<string, unknown>, dicts, measures)));
+        parts.push(
+          ...rowChunks(ordered, header).map((item) => decodeUnitCube(item as Record<string, unknown>, dicts, measures)),
+        );
       }
       if (parts.length === 0) return undefined;
       const grain = (parts[0] as UnitCube).grain;
@@ -352,6 +375,8 @@ export const dynamoFactWriter = ({ db, tableName }: TableContext) => {
       guard: Guard,
       /** Told each chunk item after the first as it goes out (a copy of the cube is written elsewhere too). */
       onChunk?: (item: Record<string, unknown>) => void,
+      /** How to head the cube (heads.ts), when it is large enough. */
+      head?: HeadSettings,
     ) {
       let pending: Record<string, unknown>[] = [];
       const drain = async () => {
@@ -359,12 +384,19 @@ export const dynamoFactWriter = ({ db, tableName }: TableContext) => {
         pending = [];
         if (items.length > 0) await putItems(items, guard);
       };
-      const writer = new CubeWriter(grain, dicts, measures, gen, async (chunk, attributes) => {
-        const item = { pk, sk: keys.factChunkSk(period, gen, chunk), entity: FACT_ENTITY, ...attributes };
-        onChunk?.(item);
-        pending.push(item);
-        if (pending.length >= 25) await drain();
-      });
+      const writer = new CubeWriter(
+        grain,
+        dicts,
+        measures,
+        gen,
+        async (chunk, attributes) => {
+          const item = { pk, sk: keys.factChunkSk(period, gen, chunk), entity: FACT_ENTITY, ...attributes };
+          onChunk?.(item);
+          pending.push(item);
+          if (pending.length >= 25) await drain();
+        },
+        head,
+      );
       return {
         append: (cube: UnitCube) => writer.append(cube),
         /** Writes the chunks still held; returns the first chunk's item (the caller writes it last) and the count. */

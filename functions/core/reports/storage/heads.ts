@@ -1,0 +1,125 @@
+/**
+ * Ranked heads of the by-video cubes (docs/reports-storage.md, "Top videos: ranked heads"). A top 10 of a year read
+ * every video's row of the year's blocks: linear in the channel's videos, 60 MB at a million. A by-video cube of
+ * HEAD_FROM_TIMES × HEAD_ROWS rows or more is therefore stored headed: its rows in chunks 1…n (as any large cube's),
+ * and at the period's key, where a cube's first chunk goes, its **head**: the rows among the HEAD_ROWS best by each
+ * HEADED measure, whole (every measure), and per measure the HEAD_ROWS-th best value, the **threshold**: no video
+ * outside the head has more there. A top-N sorted by one of those measures reads the heads of its pieces (a year: three small items) and adds up
+ * what they know; when the best N's least possible totals beat every other video's greatest possible total, the heads
+ * decide (query/top-heads.ts), else the pieces are read whole. The head is the cube's first item, written last like
+ * every first chunk, so it is always the head of the chunks it names.
+ */
+import { MEASURE_INDEX, type Measure } from '../catalog/metrics';
+import { concatUnits, permute, type UnitCube } from './units';
+
+/** Rows a head keeps per headed measure: a top-N may ask for up to this many rows (maxResults and startIndex). */
+export const HEAD_ROWS = 250;
+/**
+ * A cube is headed from this many times its head's rows per measure: a head holds at most that many rows per headed
+ * measure (they mostly overlap: the most watched videos are the most viewed), and below this reading it whole costs
+ * little more.
+ */
+export const HEAD_FROM_TIMES = 8;
+/**
+ * The measures top videos may be sorted by (the catalog's report 26: views, redViews, estimatedMinutesWatched,
+ * estimatedRedMinutesWatched, subscribersGained, subscribersLost), counts that never go below zero. Revenue, also a
+ * sort of that report, can (adjustments), and a head's bounds assume no piece takes from a total.
+ */
+export const HEADED: readonly Measure[] = [
+  'views',
+  'redViews',
+  'watchMinutes',
+  'redWatchMinutes',
+  'subscribersGained',
+  'subscribersLost',
+];
+export const HEADED_INDEX: readonly number[] = HEADED.map((m) => MEASURE_INDEX[m]);
+
+/** How a cube writer heads a cube: the headed measures' positions in its measures, and the rows kept per measure. */
+export interface HeadSettings {
+  readonly columns: readonly number[];
+  readonly rows: number;
+}
+
+/** Whether a variant's cubes are headed: flat, by video and nothing else (a content owner's also by channel). */
+export const isHeadedGrain = (grain: readonly string[], partitioned: boolean): boolean =>
+  !partitioned && grain.includes('video') && grain.every((d) => d === 'video' || d === 'channel');
+
+/** A value for ranking: null (NaN) below every number. */
+const rank = (v: number) => (Number.isNaN(v) ? Number.NEGATIVE_INFINITY : v);
+
+/**
+ * The rows of `cube` among the `k` best by each of `columns` (positions in cube.sums), ascending: for each column the
+ * rows above its k-th best value, then rows equal to it in row order until k are taken.
+ */
+export function headRowIndices(cube: UnitCube, columns: readonly number[], k = HEAD_ROWS): number[] {
+  if (cube.size <= k) return Array.from({ length: cube.size }, (_, i) => i);
+  const keep = new Uint8Array(cube.size);
+  for (const j of columns) {
+    const values = cube.sums[j] as Float64Array;
+    const sorted = Float64Array.from(values, rank).sort();
+    const kth = sorted[cube.size - k] as number;
+    let taken = 0;
+    for (let i = 0; i < cube.size; i++) {
+      if (rank(values[i] as number) <= kth) continue;
+      keep[i] = 1;
+      taken++;
+    }
+    for (let i = 0; i < cube.size && taken < k; i++) {
+      if (rank(values[i] as number) !== kth) continue;
+      keep[i] = 1;
+      taken++;
+    }
+  }
+  const out: number[] = [];
+  for (let i = 0; i < cube.size; i++) if (keep[i]) out.push(i);
+  return out;
+}
+
+/** The k-th best value of a column (micro-units), 0 when fewer rows have a value: no row outside a head has more. */
+export function threshold(values: Float64Array, k = HEAD_ROWS): number {
+  const sorted = Float64Array.from(values, rank).sort();
+  const kth = sorted.length >= k ? (sorted[sorted.length - k] as number) : Number.NEGATIVE_INFINITY;
+  return kth === Number.NEGATIVE_INFINITY ? 0 : Math.max(0, kth);
+}
+
+/**
+ * A cube's head built a block of rows at a time (CubeWriter streams a cube in blocks): the best rows of the blocks
+ * seen, kept to the best of them (the best k of a union are among the union of each part's best k).
+ */
+export class HeadBuilder {
+  private candidates: UnitCube | undefined;
+  constructor(private readonly settings: HeadSettings) {}
+
+  add(block: UnitCube): void {
+    const { columns, rows } = this.settings;
+    const best = permute(block, headRowIndices(block, columns, rows));
+    const all = this.candidates ? concatUnits([this.candidates, best]) : best;
+    this.candidates = permute(all, headRowIndices(all, columns, rows));
+  }
+
+  /** The head's rows (in the order they came) and each headed measure's threshold, by measure name. */
+  finish(): { head: UnitCube; thresholds: Record<string, number> } {
+    const head = this.candidates as UnitCube;
+    const thresholds: Record<string, number> = {};
+    for (const j of this.settings.columns) {
+      const name = HEADED[HEADED_INDEX.indexOf(head.measures[j] as number)] as string;
+      thresholds[name] = threshold(head.sums[j] as Float64Array, this.settings.rows);
+    }
+    return { head, thresholds };
+  }
+}
+
+/**
+ * How a variant's cubes are headed (undefined: not headed): the headed measures among `measures` (a cube's
+ * MEASURE_INDEX list), `rows` kept per measure.
+ */
+export function headSettings(
+  grain: readonly string[],
+  partitioned: boolean,
+  measures: readonly number[],
+  rows = HEAD_ROWS,
+): HeadSettings | undefined {
+  const columns = HEADED_INDEX.map((m) => measures.indexOf(m)).filter((j) => j >= 0);
+  return isHeadedGrain(grain, partitioned) && columns.length > 0 ? { columns, rows } : undefined;
+}

@@ -1,0 +1,273 @@
+/**
+ * Ranked heads (storage/heads.ts) and the top-N they decide (query/top-heads.ts), on cubes through the real codec:
+ * a head keeps every row above its thresholds, and the winners the heads pick (reading pieces whole where they
+ * say so) give the top N a full read gives, row for row, for heavy-tailed, flat and tied worlds.
+ */
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { MEASURE_INDEX, METRICS, type Measure, type MetricName } from '../../functions/core/reports/catalog/metrics';
+import { decideTop, type TopPiece, topOf } from '../../functions/core/reports/query/top-heads';
+import { decodeCube, type StoredCube } from '../../functions/core/reports/storage/cube-codec';
+import { HEAD_ROWS, HeadBuilder, headRowIndices, headSettings } from '../../functions/core/reports/storage/heads';
+import { encodeUnitCube } from '../../functions/core/reports/storage/unit-codec';
+import { Dicts, type UnitCube, UnitCubeBuilder, unitsOf } from '../../functions/core/reports/storage/units';
+
+const MEASURES = ['views', 'subscribersGained', 'watchMinutes'] as const satisfies readonly Measure[];
+const POSITIONS = MEASURES.map((m) => MEASURE_INDEX[m]).sort((a, b) => a - b);
+
+type Row = { video: string; views: number; subscribersGained: number; watchMinutes: number | null };
+
+function unitCube(rows: readonly Row[], dicts: Dicts): UnitCube {
+  const b = new UnitCubeBuilder(['video'], dicts, POSITIONS);
+  for (const r of rows) {
+    const i = b.add([r.video]);
+    for (const m of MEASURES) {
+      const v = r[m];
+      b.addUnits(i, POSITIONS.indexOf(MEASURE_INDEX[m]), v === null ? Number.NaN : unitsOf(v));
+    }
+  }
+  return b.build();
+}
+
+const stored = (cube: UnitCube, extra: Record<string, unknown> = {}): StoredCube =>
+  decodeCube(encodeUnitCube(cube, extra));
+
+/** A piece as the repository gives it: whole, or (headed) its head through the codec and its thresholds. */
+function piece(rows: readonly Row[], k: number | undefined): { read: TopPiece; full: StoredCube } {
+  const dicts = new Dicts();
+  const cube = unitCube(rows, dicts);
+  const full = stored(cube);
+  const settings = headSettings(['video'], false, POSITIONS, k);
+  if (k === undefined || !settings) return { read: { cube: full }, full };
+  const builder = new HeadBuilder(settings);
+  // In two blocks, as CubeWriter streams a large cube.
+  const half = Math.floor(cube.size / 2);
+  const slice = (from: number, to: number) => unitCube(rows.slice(from, to), dicts);
+  if (half > 0) builder.add(slice(0, half));
+  builder.add(slice(half, rows.length));
+  const { head, thresholds } = builder.finish();
+  return { read: { head: stored(head), thresholds }, full };
+}
+
+/** The top n of `cubes` by `metric` (nulls last, ties by video), each row [video, metric values…]. */
+function topOfCubes(
+  cubes: readonly StoredCube[],
+  metrics: readonly MetricName[],
+  metric: MetricName,
+  n: number,
+  only?: ReadonlySet<string>,
+) {
+  const sums = new Map<string, number[]>();
+  for (const cube of cubes) {
+    const column = cube.keys[0];
+    if (!column) continue;
+    for (let i = 0; i < cube.size; i++) {
+      const video = column.values[column.codes[i] as number] as string;
+      if (only && !only.has(video)) continue;
+      const s = sums.get(video) ?? MEASURES.map(() => Number.NaN);
+      MEASURES.forEach((m, j) => {
+        const v = cube.measures[MEASURE_INDEX[m]]?.[i] as number;
+        if (!Number.isNaN(v)) s[j] = Number.isNaN(s[j] as number) ? v : (s[j] as number) + v;
+      });
+      sums.set(video, s);
+    }
+  }
+  const value = (s: number[], name: MetricName) =>
+    METRICS[name].compute((m) => {
+      const v = s[MEASURES.indexOf(m as (typeof MEASURES)[number])] as number;
+      return Number.isNaN(v) ? null : v;
+    });
+  const rows = [...sums].map(([video, s]) => ({
+    video,
+    key: value(s, metric),
+    cells: metrics.map((m) => value(s, m)),
+  }));
+  rows.sort((a, b) => {
+    if (a.key !== b.key) return a.key === null ? 1 : b.key === null ? -1 : b.key - a.key;
+    return a.video < b.video ? -1 : a.video > b.video ? 1 : 0;
+  });
+  return rows.slice(0, n).map((r) => [r.video, ...r.cells.map((c) => (c === null ? null : Math.round(c * 1e6) / 1e6))]);
+}
+
+describe('heads', () => {
+  it('keep every row above each measure threshold, at most k per measure', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.tuple(fc.nat(50), fc.nat(20), fc.option(fc.nat(3000))), { minLength: 1, maxLength: 80 }),
+        fc.integer({ min: 1, max: 12 }),
+        (cells, k) => {
+          const rows = cells.map(([views, subscribersGained, minutes], i) => ({
+            video: `v${i}`,
+            views,
+            subscribersGained,
+            watchMinutes: minutes === null ? null : minutes / 7,
+          }));
+          const cube = unitCube(rows, new Dicts());
+          const settings = headSettings(['video'], false, POSITIONS, k) as { columns: number[]; rows: number };
+          const kept = new Set(headRowIndices(cube, settings.columns, k));
+          const builder = new HeadBuilder(settings);
+          builder.add(cube);
+          const { thresholds } = builder.finish();
+          for (const j of settings.columns) {
+            const name = Object.keys(thresholds).find((m) => MEASURE_INDEX[m as Measure] === cube.measures[j]);
+            const t = thresholds[name as string] as number;
+            const column = cube.sums[j] as Float64Array;
+            let inHead = 0;
+            for (let i = 0; i < cube.size; i++) {
+              const v = column[i] as number;
+              if (!kept.has(i)) expect(Number.isNaN(v) ? 0 : v).toBeLessThanOrEqual(t);
+              if (!Number.isNaN(v) && v > t) inHead++;
+            }
+            expect(inHead).toBeLessThanOrEqual(k);
+          }
+          expect(kept.size).toBeLessThanOrEqual(k * settings.columns.length);
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+
+  it('are kept for flat by-video grains only, and only for measures the family has', () => {
+    expect(headSettings(['video'], false, POSITIONS)).toBeDefined();
+    expect(headSettings(['channel', 'video'], false, POSITIONS)).toBeDefined();
+    expect(headSettings(['video', 'country'], false, POSITIONS)).toBeUndefined();
+    expect(headSettings(['video'], true, POSITIONS)).toBeUndefined();
+    expect(headSettings(['day'], false, POSITIONS)).toBeUndefined();
+    expect(headSettings(['video'], false, [MEASURE_INDEX.estimatedRevenue])).toBeUndefined();
+  });
+});
+
+describe('topOf', () => {
+  const base = {
+    dimensions: ['video'],
+    metrics: ['views', 'subscribersGained'] as MetricName[],
+    sort: [{ name: 'views', descending: true }],
+    startIndex: 1,
+    maxResults: 10,
+    restricted: false,
+  };
+  it('takes top videos sorted down by a headed measure (rounded too), within the head', () => {
+    expect(topOf(base)).toEqual({ metric: 'views', measure: 'views', n: 10 });
+    expect(topOf({ ...base, sort: [{ name: 'estimatedMinutesWatched', descending: true }] })).toEqual({
+      metric: 'estimatedMinutesWatched',
+      measure: 'watchMinutes',
+      n: 10,
+    });
+    expect(topOf({ ...base, startIndex: HEAD_ROWS - 9, maxResults: 10 })?.n).toBe(HEAD_ROWS);
+  });
+  it('leaves everything else to a full read', () => {
+    expect(topOf({ ...base, sort: [{ name: 'views', descending: false }] })).toBeUndefined();
+    expect(topOf({ ...base, sort: [{ name: 'averageViewDuration', descending: true }] })).toBeUndefined();
+    expect(topOf({ ...base, sort: [{ name: 'dislikes', descending: true }] })).toBeUndefined();
+    expect(topOf({ ...base, dimensions: ['video', 'day'] })).toBeUndefined();
+    expect(topOf({ ...base, restricted: true })).toBeUndefined();
+    expect(topOf({ ...base, maxResults: undefined })).toBeUndefined();
+    expect(topOf({ ...base, startIndex: HEAD_ROWS - 8, maxResults: 10 })).toBeUndefined();
+  });
+});
+
+describe('decideTop', () => {
+  /** Runs the heads' loop as engine.ts readTop does; returns the answer and how many heads were read whole. */
+  function answer(pieces: { read: TopPiece; full: StoredCube }[], metric: MetricName, n: number) {
+    const plan = topOf({
+      dimensions: ['video'],
+      metrics: [metric],
+      sort: [{ name: metric, descending: true }],
+      startIndex: 1,
+      maxResults: n,
+      restricted: false,
+    });
+    if (!plan) throw new Error('not a top-N');
+    const reads = pieces.map((p) => p.read);
+    let readWhole = 0;
+    for (;;) {
+      const d = decideTop(plan, reads);
+      if ('winners' in d) {
+        const cubes = reads.map((r) => ('cube' in r ? r.cube : r.head));
+        return {
+          rows: topOfCubes(cubes, ['views', 'subscribersGained', 'estimatedMinutesWatched'], metric, n, d.winners),
+          readWhole,
+        };
+      }
+      for (const i of d.readWhole) {
+        reads[i] = { cube: (pieces[i] as { full: StoredCube }).full };
+        readWhole++;
+      }
+    }
+  }
+
+  const world = fc.record({
+    videos: fc.integer({ min: 1, max: 60 }),
+    pieces: fc.array(
+      fc.record({
+        k: fc.option(fc.integer({ min: 1, max: 8 }), { nil: undefined }),
+        seed: fc.nat(),
+        share: fc.double({ min: 0.2, max: 1, noNaN: true }),
+      }),
+      { minLength: 1, maxLength: 5 },
+    ),
+    shape: fc.constantFrom('heavy', 'flat', 'ties'),
+    metric: fc.constantFrom<MetricName>('views', 'subscribersGained', 'estimatedMinutesWatched'),
+    n: fc.integer({ min: 1, max: 12 }),
+  });
+
+  it('gives the top N a full read gives, whatever the distribution (heads read whole where needed)', () => {
+    fc.assert(
+      fc.property(world, ({ videos, pieces, shape, metric, n }) => {
+        const made = pieces.map(({ k, seed, share }) => {
+          let x = seed || 1;
+          const rnd = () => {
+            x = (x * 1103515245 + 12345) % 2147483648;
+            return x / 2147483648;
+          };
+          const rows: Row[] = [];
+          for (let v = 0; v < videos; v++) {
+            if (rnd() > share) continue;
+            const base = shape === 'heavy' ? 10_000 / (v + 1) ** 1.3 : shape === 'flat' ? 100 : 10 * (v % 3);
+            const views = Math.floor(base * (shape === 'ties' ? 1 : 0.5 + rnd()));
+            rows.push({
+              video: `vid${String(v).padStart(3, '0')}`,
+              views,
+              subscribersGained: Math.floor(views / 20 + rnd() * 3),
+              watchMinutes: rnd() < 0.05 ? null : Math.round(views * 3.7 * 1e6 * rnd()) / 1e6,
+            });
+          }
+          return piece(rows, k);
+        });
+        const expected = topOfCubes(
+          made.map((p) => p.full),
+          ['views', 'subscribersGained', 'estimatedMinutesWatched'],
+          metric,
+          n,
+        );
+        expect(answer(made, metric, n).rows).toEqual(expected);
+      }),
+      { numRuns: 400 },
+    );
+  });
+
+  it('decides from the heads alone on a heavy-tailed channel: no piece is read whole', () => {
+    const made = [1, 2, 3].map((p) => {
+      const rows: Row[] = Array.from({ length: 400 }, (_, v) => {
+        const views = Math.floor((100_000 * (0.8 + 0.05 * p)) / (v + 1) ** 1.2);
+        return {
+          video: `vid${String(v).padStart(3, '0')}`,
+          views,
+          subscribersGained: Math.floor(views / 30),
+          watchMinutes: views * 2,
+        };
+      });
+      return piece(rows, 20);
+    });
+    const got = answer(made, 'views', 10);
+    expect(got.readWhole).toBe(0);
+    expect(got.rows).toEqual(
+      topOfCubes(
+        made.map((p) => p.full),
+        ['views', 'subscribersGained', 'estimatedMinutesWatched'],
+        'views',
+        10,
+      ),
+    );
+  });
+});
