@@ -368,20 +368,25 @@ describe('chooseVariant', () => {
 // ---------------------------------------------------------------------------------------------------------------
 // Item-count targets, on what runCubeQuery really reads.
 
+/** An address's cube with no rows. */
+function emptyCube(address: CubeAddress): StoredCube {
+  const variant = VARIANTS.find((v) => v.name === address.variant);
+  if (!variant) throw new Error(`unknown variant ${address.variant}`);
+  return {
+    grain: variant.grain,
+    size: 0,
+    keys: variant.grain.map(() => ({ values: [], codes: new Uint32Array(0) })),
+    measures: [],
+  };
+}
+
 /** A repository that stores one (empty) item for every period of every address, and records the reads. */
 function recordingRepository() {
   const reads: { address: CubeAddress; from: string; to: string; items: number }[] = [];
   let batches = 0;
   const repo = {
     async read(address: CubeAddress, fromSk: string, toSk: string, stats: ReadStats): Promise<PeriodCube[]> {
-      const variant = VARIANTS.find((v) => v.name === address.variant);
-      if (!variant) throw new Error(`unknown variant ${address.variant}`);
-      const cube: StoredCube = {
-        grain: variant.grain,
-        size: 0,
-        keys: variant.grain.map(() => ({ values: [], codes: new Uint32Array(0) })),
-        measures: [],
-      };
+      const cube = emptyCube(address);
       const periods: string[] = [];
       if (fromSk.startsWith('B')) {
         if (fromSk !== toSk) throw new Error(`a block is read on its own, not ${fromSk}..${toSk}`);
@@ -416,14 +421,7 @@ function recordingRepository() {
     /** A top-N's blocks and days by key (query/top-heads.ts), all in one request; every cube whole (no heads). */
     async readHeads(address: CubeAddress, periods: readonly string[], stats: ReadStats) {
       const out = new Map<string, { cube: StoredCube }>();
-      const variant = VARIANTS.find((v) => v.name === address.variant);
-      if (!variant) throw new Error(`unknown variant ${address.variant}`);
-      const cube: StoredCube = {
-        grain: variant.grain,
-        size: 0,
-        keys: variant.grain.map(() => ({ values: [], codes: new Uint32Array(0) })),
-        measures: [],
-      };
+      const cube = emptyCube(address);
       for (const period of periods) out.set(period, { cube });
       stats.queries++;
       stats.items += periods.length;
