@@ -30,7 +30,7 @@ import {
 } from '../storage/cube';
 import { ChunkRegistry, FACT_ENTITY, type FactWriter, type Guard, type MonthManifest } from '../storage/fact-writer';
 import { headSettings } from '../storage/heads';
-import { encodeBlob, encodeToFit } from '../storage/unit-codec';
+import { DAY_BLOB_DEFLATE_FROM, encodeBlob, encodeToFit } from '../storage/unit-codec';
 import {
   canonicalKeys,
   canonicalOrder,
@@ -628,7 +628,12 @@ export async function runPipeline(
       days: new Map([
         ...days.map((d): [string, DayPiece[]] => {
           const cube = dayCubes.get(d.day)?.get(from.name) as UnitCube;
-          const pieces = encodeToFit(cube, encodeBlob, (b) => b.length, ITEM_BYTES / 2);
+          const pieces = encodeToFit(
+            cube,
+            (c) => encodeBlob(c, DAY_BLOB_DEFLATE_FROM),
+            (b) => b.length,
+            ITEM_BYTES / 2,
+          );
           return [d.dd, cube.size === 0 ? [] : pieces.map((p) => ({ day: p.encoded }))];
         }),
         ...[...removed].map((day): [string, DayPiece[]] => [day.slice(8, 10), []]),

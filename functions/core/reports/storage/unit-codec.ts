@@ -373,7 +373,7 @@ export function encodeToFit<T>(
  * (dictionary and codes) and each measure present (its index, coding and payload), deflated when that saves an
  * eighth. A report reads a bucket's day whole (one attribute path) and decodes only the columns it needs.
  */
-export function encodeBlob(cube: UnitCube): Uint8Array {
+export function encodeBlob(cube: UnitCube, deflateFrom = DEFLATE_FROM): Uint8Array {
   const out = BLOB_OUT.reset();
   out.varint(cube.size);
   out.varint(cube.keys.length);
@@ -385,13 +385,13 @@ export function encodeBlob(cube: UnitCube): Uint8Array {
   }
   const body = BLOB_BODY.reset();
   let present = 0;
-  const column = BLOB_COLUMN;
+  const scratch = BLOB_COLUMN;
   cube.measures.forEach((m, j) => {
-    column.length = 0;
-    const coding = writeUnits(column, cube.sums[j] as Float64Array);
+    scratch.length = 0;
+    const coding = writeUnits(scratch, cube.sums[j] as Float64Array);
     if (coding === undefined) return;
     present++;
-    const bytes = column.done();
+    const bytes = scratch.done();
     body.varint(m);
     body.byte(coding);
     body.varint(bytes.length);
@@ -399,16 +399,16 @@ export function encodeBlob(cube: UnitCube): Uint8Array {
   });
   out.varint(present);
   out.bytes(body.done());
-  return deflated(BLOB, out.done());
+  return column(BLOB, out.done(), 1, deflateFrom);
 }
 
 /**
- * Blobs smaller than this are stored as they are. A report reads blobs by the hundred (a year of a by-day item is
- * 365 of them, a video's days as many), and each inflate call costs a few microseconds whatever its size: on a day of
- * one row (a `d` day, about 300 bytes) that was a tenth of a report's time, to save 150 bytes an item.
+ * A by-day variant's day (`d`, `gd`) is deflated from this size on, not DEFLATE_FROM. A report reads such days by the
+ * hundred (a year is 365) and each inflate costs a few microseconds whatever its size: on a `d` day of one row (about
+ * 300 bytes) that was a tenth of a report's time, to save 150 bytes of an item read whole anyway. A bucket's day
+ * (`vd`, `vb`) keeps DEFLATE_FROM: its item holds other buckets' days too, so its bytes weigh more than its inflate.
  */
-const BLOB_DEFLATE_FROM = 1024;
-const deflated = (coding: number, payload: Uint8Array) => column(coding, payload, 1, BLOB_DEFLATE_FROM);
+export const DAY_BLOB_DEFLATE_FROM = 1024;
 
 /** The coding byte of a blob (cube-codec.ts's column form: the deflated flag applies). */
 const BLOB = 4;
