@@ -110,7 +110,10 @@ describe('ranked heads', () => {
             }),
           )
         ).Items ?? [];
-      return items.filter((i) => chunkHeader(i).head !== undefined).map((i) => String(i.sk).slice(0, 2));
+      const heads = items.filter((i) => chunkHeader(i).head !== undefined);
+      // Each indexes its row chunks (written in the canonical order): a top-N reads only the ones it needs.
+      for (const head of heads) expect(chunkHeader(head).index?.length).toBe(chunkHeader(head).chunks - 1);
+      return heads.map((i) => String(i.sk).slice(0, 2));
     };
     const kinds = new Set(await headsIn(headed));
     expect([...kinds].sort()).toEqual(['B2', 'B4', 'D#', 'M#'].filter((k) => kinds.has(k)).sort());
@@ -181,6 +184,34 @@ describe('ranked heads', () => {
       }
     }
     expect(headedBytes).toBeLessThan(plainBytes * 0.6);
+  });
+
+  it("a head's rows of some videos (by its chunk index) are the whole cube's rows of them", async () => {
+    const repo = dynamoFactRepository({ db, tableName });
+    const columns = { dims: ['video' as const], measures: ['views' as const, 'likes' as const] };
+    const address = { family: 'CB', channel: headed, variant: 'v' };
+    const periods = ['M#2026-02', 'M#2026-03', 'D#2026-02-14'];
+    const found = await repo.readHeads(address, periods, newReadStats(), columns);
+    for (const period of periods) {
+      const read = found.get(period);
+      if (!read || 'cube' in read) throw new Error(`${period}: not headed`);
+      const all = await read.whole(newReadStats());
+      const inHead = new Set(rowsOf(read.head).map((r) => r.key[0]));
+      const outside = rowsOf(all)
+        .map((r) => r.key[0] as string)
+        .filter((v) => !inHead.has(v));
+      const videos = [...outside.slice(0, 3), 'hv999-none'];
+      const stats = newReadStats();
+      const rows = await read.rowsOf(videos, stats);
+      const sorted = (c: typeof all) =>
+        rowsOf(c)
+          .map((r) => JSON.stringify(r))
+          .sort();
+      expect(sorted(rows)).toEqual(sorted(all).filter((r) => videos.some((v) => r.includes(`"${v}"`))));
+      expect(rows.size).toBe(3);
+      // The index names one chunk per video (one here: these cubes are small), not the cube's chunks.
+      expect(stats.items).toBe(1);
+    }
   });
 
   it('a top-N heads cannot answer (ascending, a filter, a share of the whole) reads whole cubes, the same answer', async () => {

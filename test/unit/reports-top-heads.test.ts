@@ -7,10 +7,27 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { MEASURE_INDEX, METRICS, type Measure, type MetricName } from '../../functions/core/reports/catalog/metrics';
 import { decideTop, type TopPiece, topOf } from '../../functions/core/reports/query/top-heads';
-import { decodeCube, type StoredCube } from '../../functions/core/reports/storage/cube-codec';
-import { HEAD_ROWS, HeadBuilder, headRowIndices, headSettings } from '../../functions/core/reports/storage/heads';
+import { concatCubes, decodeCube, rowsWhere, type StoredCube } from '../../functions/core/reports/storage/cube-codec';
+import { chunkHeader } from '../../functions/core/reports/storage/fact-repository';
+import { CubeWriter } from '../../functions/core/reports/storage/fact-writer';
+import {
+  ChunkIndexBuilder,
+  chunksHolding,
+  compareVideos,
+  HEAD_ROWS,
+  HeadBuilder,
+  type HeadSettings,
+  headRowIndices,
+  headSettings,
+} from '../../functions/core/reports/storage/heads';
 import { encodeUnitCube } from '../../functions/core/reports/storage/unit-codec';
-import { Dicts, type UnitCube, UnitCubeBuilder, unitsOf } from '../../functions/core/reports/storage/units';
+import {
+  Dicts,
+  sortCanonical,
+  type UnitCube,
+  UnitCubeBuilder,
+  unitsOf,
+} from '../../functions/core/reports/storage/units';
 
 const MEASURES = ['views', 'subscribersGained', 'watchMinutes'] as const satisfies readonly Measure[];
 const POSITIONS = MEASURES.map((m) => MEASURE_INDEX[m]).sort((a, b) => a - b);
@@ -180,6 +197,7 @@ describe('decideTop', () => {
     if (!plan) throw new Error('not a top-N');
     const reads = pieces.map((p) => p.read);
     let readWhole = 0;
+    let rowsRead = 0;
     for (;;) {
       const d = decideTop(plan, reads);
       if ('winners' in d) {
@@ -187,11 +205,26 @@ describe('decideTop', () => {
         return {
           rows: topOfCubes(cubes, ['views', 'subscribersGained', 'estimatedMinutesWatched'], metric, n, d.winners),
           readWhole,
+          rowsRead,
         };
       }
-      for (const i of d.readWhole) {
-        reads[i] = { cube: (pieces[i] as { full: StoredCube }).full };
-        readWhole++;
+      if ('readWhole' in d) {
+        for (const i of d.readWhole) {
+          reads[i] = { cube: (pieces[i] as { full: StoredCube }).full };
+          readWhole++;
+        }
+        continue;
+      }
+      // As the repository's rowsOf: the videos' rows of the whole piece, joined to its head.
+      expect(d.readRows.length).toBeGreaterThan(0);
+      for (const { piece: i, videos } of d.readRows) {
+        const read = reads[i] as TopPiece;
+        if ('cube' in read) throw new Error('rows asked of a whole piece');
+        const wanted = new Set(videos);
+        expect([...wanted].some((v) => read.exact?.has(v))).toBe(false);
+        const rows = rowsWhere((pieces[i] as { full: StoredCube }).full, 'video', (v) => wanted.has(v));
+        reads[i] = { ...read, head: concatCubes(read.head, rows), exact: new Set([...(read.exact ?? []), ...videos]) };
+        rowsRead++;
       }
     }
   }
@@ -269,5 +302,119 @@ describe('decideTop', () => {
         10,
       ),
     );
+  });
+});
+
+describe('chunk index', () => {
+  const ids = (n: number, seed: number) =>
+    Array.from({ length: n }, (_, i) => `v${((i * 7919 + seed) % 100_003).toString(36).padStart(5, '0')}`);
+
+  it('names the chunk holding each video, and for a missing video the chunk it would sort into', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 300 }),
+        fc.nat(),
+        fc.array(fc.integer({ min: 1, max: 40 }), { minLength: 1, maxLength: 12 }),
+        (n, seed, sizes) => {
+          const sorted = [...new Set(ids(n, seed))].sort(compareVideos);
+          const chunks: string[][] = [];
+          for (let at = 0, c = 0; at < sorted.length; c++) {
+            const size = sizes[c % sizes.length] as number;
+            chunks.push(sorted.slice(at, at + size));
+            at += size;
+          }
+          const index = chunks.map((c) => c[0] as string);
+          chunks.forEach((chunk, c) => {
+            for (const video of chunk) expect(chunksHolding(index, video)).toEqual([c + 1]);
+          });
+          for (const video of ids(20, seed + 1).map((v) => `${v}x`)) {
+            const found = chunksHolding(index, video);
+            expect(found.length).toBeLessThanOrEqual(1);
+            const at = sorted.findIndex((v) => compareVideos(v, video) > 0);
+            const before = at < 0 ? sorted.length : at; // videos sorting before the missing one
+            expect(found).toEqual(
+              before === 0 ? [] : [chunks.findIndex((c) => c.includes(sorted[before - 1] as string)) + 1],
+            );
+          }
+        },
+      ),
+      { numRuns: 200 },
+    );
+  });
+
+  async function written(rows: readonly Row[]) {
+    const dicts = new Dicts();
+    const settings = headSettings(['video'], false, POSITIONS, 10) as HeadSettings;
+    const chunks = new Map<number, StoredCube>();
+    const writer = new CubeWriter(
+      ['video'],
+      dicts,
+      POSITIONS,
+      'g1',
+      async (i, attributes) => {
+        chunks.set(i, decodeCube(attributes));
+      },
+      settings,
+    );
+    await writer.append(unitCube(rows, dicts));
+    const { first } = await writer.finish();
+    return { header: chunkHeader(first), chunks };
+  }
+
+  const manyRows = (n: number): Row[] =>
+    ids(n, 3).map((video, i) => ({
+      video,
+      views: (i * 2_654_435_761) % 1_000_003,
+      subscribersGained: i % 97,
+      watchMinutes: ((i * 40_503) % 9_999_991) / 1000,
+    }));
+
+  it('a headed cube of several chunks written in the canonical order indexes them; each video is where it says', async () => {
+    const dicts = new Dicts();
+    const rows = manyRows(60_000);
+    const order = sortCanonical(unitCube(rows, dicts));
+    const video = dicts.of('video').values;
+    const byVideo = new Map(rows.map((r) => [r.video, r]));
+    const sorted = Array.from(order.keys[0] as Int32Array, (code) => byVideo.get(video[code] as string) as Row);
+    const { header, chunks } = await written(sorted);
+    expect(header.chunks).toBeGreaterThan(2);
+    expect(header.head).toBeDefined();
+    expect(header.index?.length).toBe(header.chunks - 1);
+    for (const [i, cube] of chunks) {
+      const column = cube.keys[0] as { values: readonly string[]; codes: Uint32Array };
+      for (let r = 0; r < cube.size; r += 97) {
+        expect(chunksHolding(header.index ?? [], column.values[column.codes[r] as number] as string)).toEqual([i]);
+      }
+    }
+  });
+
+  it('a video whose rows span two chunks gets no index (it would name one of them)', () => {
+    const dicts = new Dicts();
+    const chunk = (cells: readonly [string, string][]) => {
+      const b = new UnitCubeBuilder(['video', 'country'], dicts, POSITIONS);
+      for (const cell of cells) b.addUnits(b.add(cell), 0, 1);
+      return sortCanonical(b.build());
+    };
+    const [a, b] = ['va', 'vb'].sort(compareVideos) as [string, string];
+    const whole = new ChunkIndexBuilder();
+    whole.add(chunk([[a, 'DE']]));
+    whole.add(chunk([[b, 'DE']]));
+    expect(whole.finish()).toEqual([a, b]);
+    const spanning = new ChunkIndexBuilder();
+    spanning.add(chunk([[a, 'DE']]));
+    spanning.add(
+      chunk([
+        [a, 'FR'],
+        [b, 'DE'],
+      ]),
+    );
+    expect(spanning.finish()).toBeUndefined();
+  });
+
+  it('rows out of the canonical order get no index (the head then reads its cube whole)', async () => {
+    const { header } = await written(manyRows(60_000));
+    expect(header.chunks).toBeGreaterThan(2);
+    expect(header.head).toBeDefined();
+    expect(header.index).toBeUndefined();
   });
 });

@@ -28,7 +28,7 @@ import {
   variantsOf,
   videoBucket,
 } from '../storage/cube';
-import type { CubeColumns, KeyColumn, StoredCube } from '../storage/cube-codec';
+import { type CubeColumns, concatCubes, type KeyColumn, type StoredCube } from '../storage/cube-codec';
 import type { CubeAddress, FactRepository, HeadedCube, PeriodCube, ReadStats } from '../storage/fact-repository';
 import { isHeadedGrain } from '../storage/heads';
 import { notSupported, type SortKey } from './report-request';
@@ -459,16 +459,33 @@ async function readTop(
   for (;;) {
     const decision = decideTop(
       top,
-      pieces.map(({ read }): TopPiece => ('cube' in read ? read : { head: read.head, thresholds: read.thresholds })),
+      pieces.map(({ read }): TopPiece => read),
     );
     if ('winners' in decision) {
       const cubes = pieces.map(({ period, read }) => ({ period, cube: 'cube' in read ? read.cube : read.head }));
       return [{ cubes, ...(decision.winners ? { videos: decision.winners } : {}) }];
     }
+    if ('readWhole' in decision) {
+      await Promise.all(
+        decision.readWhole.map(async (i) => {
+          const piece = pieces[i] as (typeof pieces)[number];
+          if (!('cube' in piece.read)) piece.read = { cube: await piece.read.whole(stats) };
+        }),
+      );
+      continue;
+    }
+    // The missing winners' rows join the head (none of them is a head row there), known exactly from now on.
     await Promise.all(
-      decision.readWhole.map(async (i) => {
+      decision.readRows.map(async ({ piece: i, videos }) => {
         const piece = pieces[i] as (typeof pieces)[number];
-        if (!('cube' in piece.read)) piece.read = { cube: await piece.read.whole(stats) };
+        const read = piece.read;
+        if ('cube' in read) return;
+        const rows = await read.rowsOf(videos, stats);
+        piece.read = {
+          ...read,
+          head: concatCubes(read.head, rows),
+          exact: new Set([...(read.exact ?? []), ...videos]),
+        };
       }),
     );
   }

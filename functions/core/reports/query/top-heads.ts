@@ -5,8 +5,9 @@
  * whole), and at most that plus the threshold of every head it is not in; a video in no head has at most the sum of
  * the thresholds. The N best least totals decide when each is greater than every other video's greatest possible
  * total: then no other video can rank before them, whatever the ties. The winners' rows must then be known in every
- * piece; a head missing one of them is read whole, as is every head when the heads do not decide. The answer is then
- * the query restricted to the winners, exact (engine.ts answers it as any other).
+ * piece; a head missing some of them reads their rows (the chunks that may hold them, by its chunk index), and every
+ * head is read whole when the heads do not decide. The answer is then the query restricted to the winners, exact
+ * (engine.ts answers it as any other).
  */
 import { MEASURE_INDEX, METRICS, type Measure, type MetricName } from '../catalog/metrics';
 import type { StoredCube } from '../storage/cube-codec';
@@ -49,16 +50,25 @@ export function topOf(q: TopQuery): TopPlan | undefined {
   return n <= HEAD_ROWS ? { metric, measure, n } : undefined;
 }
 
-/** A piece of the range as read: whole (every video's row), or a head with the thresholds of its measures. */
+/**
+ * A piece of the range as read: whole (every video's row), or a head with the thresholds of its measures, and with
+ * `exact` the videos whose rows were read since (in `head` too): each is known there, as a head row is.
+ */
 export type TopPiece =
   | { readonly cube: StoredCube }
-  | { readonly head: StoredCube; readonly thresholds: Readonly<Record<string, number>> };
+  | {
+      readonly head: StoredCube;
+      readonly thresholds: Readonly<Record<string, number>>;
+      readonly exact?: ReadonlySet<string>;
+    };
 
 export type TopDecision =
   /** The winners, each known in every piece; undefined when every piece is whole (the answer needs no help). */
   | { readonly winners: ReadonlySet<string> | undefined }
-  /** Pieces (indices) to read whole before deciding again. */
-  | { readonly readWhole: readonly number[] };
+  /** Pieces (indices) to read whole before deciding again: the heads do not decide. */
+  | { readonly readWhole: readonly number[] }
+  /** The winners are decided; these heads miss some of them: read their rows there, and decide again. */
+  | { readonly readRows: readonly { readonly piece: number; readonly videos: readonly string[] }[] };
 
 /** Within this relative margin two bounds count as equal (sums of decimals in floating point). */
 const MARGIN = 1e-9;
@@ -97,6 +107,15 @@ export function decideTop(plan: TopPlan, pieces: readonly TopPiece[]): TopDecisi
         known.inHeads += threshold;
       }
     }
+    // A video read exactly and not there has no rows in the piece: known, as 0.
+    for (const video of ('exact' in piece && piece.exact) || []) {
+      const known = videos.get(video) ?? { least: 0, inHeads: 0, seen: new Set<number>() };
+      videos.set(video, known);
+      if (!known.seen.has(p)) {
+        known.seen.add(p);
+        known.inHeads += threshold;
+      }
+    }
   });
   if (heads.length === 0) return { winners: undefined };
   // The N best by least total (ties by video, as the answer orders them).
@@ -111,7 +130,10 @@ export function decideTop(plan: TopPlan, pieces: readonly TopPiece[]): TopDecisi
   }
   const worstWinner = winners.length === plan.n ? (winners[plan.n - 1] as (typeof ranked)[number]).least : -Infinity;
   if (!(worstWinner > bestOther + MARGIN * Math.max(1, Math.abs(bestOther)))) return { readWhole: heads };
-  // Every winner's row in every head: a head missing one is read whole.
-  const missing = heads.filter((p) => winners.some((w) => !w.known.seen.has(p)));
-  return missing.length > 0 ? { readWhole: missing } : { winners: new Set(winners.map((w) => w.video)) };
+  // Every winner's rows known in every head: a head missing some reads theirs (the winners stay: their least totals
+  // only grow, every other video's bounds stay).
+  const readRows = heads
+    .map((piece) => ({ piece, videos: winners.filter((w) => !w.known.seen.has(piece)).map((w) => w.video) }))
+    .filter((r) => r.videos.length > 0);
+  return readRows.length > 0 ? { readRows } : { winners: new Set(winners.map((w) => w.video)) };
 }

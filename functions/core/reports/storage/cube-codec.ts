@@ -434,6 +434,22 @@ export function concatCubes(a: StoredCube, b: StoredCube): StoredCube {
   };
 }
 
+/** The rows of a cube whose value of `dim` passes `keep` (decided once per value). */
+export function rowsWhere(cube: StoredCube, dim: GrainDim, keep: (value: string) => boolean): StoredCube {
+  const c = cube.grain.indexOf(dim);
+  if (c < 0) throw new Error(`rows by ${dim} need ${dim} in the grain`);
+  const column = cube.keys[c] as KeyColumn;
+  const inside = column.values.map(keep);
+  const rows: number[] = [];
+  for (let i = 0; i < cube.size; i++) if (inside[column.codes[i] as number]) rows.push(i);
+  return {
+    grain: cube.grain,
+    size: rows.length,
+    keys: cube.keys.map((k) => ({ values: k.values, codes: Uint32Array.from(rows, (i) => k.codes[i] as number) })),
+    measures: cube.measures.map((m) => (m ? Float64Array.from(rows, (i) => m[i] as number) : undefined)),
+  };
+}
+
 /** The rows of a stored cube (for ingest and tests; reports read the columns). */
 export function rowsOf(cube: StoredCube): CubeRow[] {
   return Array.from({ length: cube.size }, (_, i) => ({

@@ -37,8 +37,10 @@ import {
   decodeCube,
   HEADER,
   projectionOf,
+  rowsWhere,
   type StoredCube,
 } from './cube-codec';
+import { chunksHolding } from './heads';
 import {
   addCubes,
   emptyStoredCube,
@@ -88,6 +90,10 @@ export type HeadedCube =
       readonly thresholds: Readonly<Record<string, number>>;
       /** Its rows, read now (counted in `stats`). */
       readonly whole: (stats: ReadStats) => Promise<StoredCube>;
+      /** The rows of these videos, read now: the chunks that may hold them (its chunk index), else the cube. */
+      readonly rowsOf: (videos: readonly string[], stats: ReadStats) => Promise<StoredCube>;
+      /** Videos whose rows `rowsOf` read and a top-N joined to `head` (top-heads.ts). */
+      readonly exact?: ReadonlySet<string>;
     };
 
 /** What the first chunk of a flat cube says about the others. */
@@ -101,13 +107,22 @@ export interface ChunkHeader {
    * measure's threshold, in micro-units.
    */
   readonly head?: Readonly<Record<string, number>>;
+  /** A headed cube's chunk index (heads.ts): each row chunk's first video, chunks 1…n in order. */
+  readonly index?: readonly string[];
 }
 
 export function chunkHeader(item: Readonly<Record<string, unknown>>): ChunkHeader {
   const header = item[HEADER];
   if (typeof header !== 'string' || !header.includes('"c"')) return { chunks: 1 };
-  const head = JSON.parse(header) as { c?: number; x?: string; hd?: Record<string, number> };
-  return { chunks: Number(head.c ?? 1), ...(head.x ? { gen: head.x } : {}), ...(head.hd ? { head: head.hd } : {}) };
+  const head = JSON.parse(header) as { c?: number; x?: string; hd?: Record<string, number>; ix?: string[] };
+  const chunks = Number(head.c ?? 1);
+  return {
+    chunks,
+    ...(head.x ? { gen: head.x } : {}),
+    ...(head.hd ? { head: head.hd } : {}),
+    // An index naming another count of chunks than the header's is not this cube's: read whole.
+    ...(head.hd && head.x && head.ix?.length === chunks - 1 ? { index: head.ix } : {}),
+  };
 }
 
 /** A cube's chunks in order without its head: the chunks that hold its rows. */
@@ -385,9 +400,28 @@ export const dynamoFactRepository = ({ db, tableName }: TableContext) => {
     const plain = firsts.filter((f) => {
       const thresholds = f.header.head;
       if (!thresholds) return true;
+      const head = decodeCube(f.first);
       const whole = async (readStats: ReadStats) =>
-        (await readRest(pk, [f], readStats, columns)).get(f.period) ?? emptyStoredCube(decodeCube(f.first).grain);
-      out.set(f.period, { head: decodeCube(f.first), thresholds, whole });
+        (await readRest(pk, [f], readStats, columns)).get(f.period) ?? emptyStoredCube(head.grain);
+      const rowsOf = async (videos: readonly string[], readStats: ReadStats) => {
+        const { index, gen } = f.header;
+        const chunks = index && gen ? [...new Set(videos.flatMap((v) => chunksHolding(index, v)))] : undefined;
+        const items = chunks
+          ? await getMany(
+              chunks.map((i) => ({ pk, sk: keys.factChunkSk(f.period, gen as string, i) })),
+              readStats,
+              columns,
+            )
+          : [];
+        // No index, or a chunk gone (the cube rewritten since its head was read): the cube as `whole` reads it.
+        const rows =
+          chunks && items.length === chunks.length
+            ? items.map((item) => decodeCube(item)).reduce((a, b) => concatCubes(a, b), emptyStoredCube(head.grain))
+            : await whole(readStats);
+        const wanted = new Set(videos);
+        return rowsWhere(rows, 'video', (video) => wanted.has(video));
+      };
+      out.set(f.period, { head, thresholds, whole, rowsOf });
       return false;
     });
     for (const [period, cube] of await readRest(pk, plain, stats, columns)) out.set(period, { cube });

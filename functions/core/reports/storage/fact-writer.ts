@@ -14,7 +14,7 @@ import type { TableKey } from '../../db/table-definition';
 import type { TableContext } from '../../directory/directory-repository';
 import { attributesSize, type CubeAttributes, HEADER } from './cube-codec';
 import { basePeriod, type ChunkHeader, type CubeAddress, chunkHeader, chunkIndex, rowChunks } from './fact-repository';
-import { HEAD_FROM_TIMES, HeadBuilder, type HeadSettings } from './heads';
+import { ChunkIndexBuilder, HEAD_FROM_TIMES, HeadBuilder, type HeadSettings } from './heads';
 import type { Lease, LeaseRepository } from './lease-repository';
 import { isPieceSk, pieceBase, piecePeriod } from './month-pieces';
 import { decodeUnitCube, encodeToFit, encodeUnitCube } from './unit-codec';
@@ -159,7 +159,8 @@ export class ChunkRegistry {
  *
  * With `head` (heads.ts), a cube of HEAD_FROM_TIMES × its head's rows or more is headed: every
  * chunk of rows goes to `write` (1…n) and the first item `finish` returns is the head, naming n + 1 chunks and each
- * measure's threshold. Whether a cube is headed is known at its first block: the first is encoded either when
+ * measure's threshold, and each row chunk's first video when the rows came in the canonical order (the chunk index,
+ * heads.ts). Whether a cube is headed is known at its first block: the first is encoded either when
  * BLOCK_ROWS (more than that) rows have come, or at `finish`, with every row counted.
  */
 export class CubeWriter {
@@ -169,6 +170,7 @@ export class CubeWriter {
   private count = 0;
   private rows = 0;
   private heads: HeadBuilder | undefined;
+  private index: ChunkIndexBuilder | undefined;
   private decided = false;
 
   constructor(
@@ -193,10 +195,14 @@ export class CubeWriter {
     this.buffered -= block.size;
     if (!this.decided) {
       this.decided = true;
-      if (this.head && this.rows >= HEAD_FROM_TIMES * this.head.rows) this.heads = new HeadBuilder(this.head);
+      if (this.head && this.rows >= HEAD_FROM_TIMES * this.head.rows) {
+        this.heads = new HeadBuilder(this.head);
+        this.index = new ChunkIndexBuilder();
+      }
     }
     this.heads?.add(block);
     for (const piece of encodeToFit(block, (c) => encodeUnitCube(c), attributesSize, MAX_CUBE_BYTES)) {
+      this.index?.add(piece.cube);
       if (this.heads) await this.write(this.count + 1, piece.encoded);
       else if (this.first === undefined) this.first = piece.encoded;
       else await this.write(this.count, piece.encoded);
@@ -210,7 +216,9 @@ export class CubeWriter {
     if (this.heads) {
       const { head, thresholds } = this.heads.finish();
       const chunks = this.count + 1;
-      return { first: encodeUnitCube(head, { c: chunks, x: this.gen, hd: thresholds }), chunks, rows: this.rows };
+      const index = this.index?.finish();
+      const header = { c: chunks, x: this.gen, hd: thresholds, ...(index ? { ix: index } : {}) };
+      return { first: encodeUnitCube(head, header), chunks, rows: this.rows };
     }
     if (this.first === undefined) {
       return { first: encodeUnitCube(emptyUnitCube(this.grain, this.dicts, this.measures)), chunks: 1, rows: 0 };

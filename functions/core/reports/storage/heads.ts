@@ -10,6 +10,7 @@
  * every first chunk, so it is always the head of the chunks it names.
  */
 import { MEASURE_INDEX, type Measure } from '../catalog/metrics';
+import { videoBucket } from './cube';
 import { concatUnits, permute, type UnitCube } from './units';
 
 /** Rows a head keeps per headed measure: a top-N may ask for up to this many rows (maxResults and startIndex). */
@@ -122,4 +123,61 @@ export function headSettings(
 ): HeadSettings | undefined {
   const columns = HEADED_INDEX.map((m) => measures.indexOf(m)).filter((j) => j >= 0);
   return isHeadedGrain(grain, partitioned) && columns.length > 0 ? { columns, rows } : undefined;
+}
+
+/** Two videos in the canonical row order (units.ts): by bucket number (the empty video first), then code units. */
+export function compareVideos(a: string, b: string): number {
+  const bucket = (v: string) => (v === '' ? -1 : Number(videoBucket(v).slice(1)));
+  return bucket(a) - bucket(b) || (a < b ? -1 : a > b ? 1 : 0);
+}
+
+/**
+ * The row chunk (1…n) of a headed cube that holds `video`'s rows, from its chunk index (each row chunk's first video;
+ * no video's rows span two chunks): the last chunk whose first video is not after it. None when the video sorts
+ * before every row.
+ */
+export function chunksHolding(index: readonly string[], video: string): number[] {
+  let at = 0;
+  while (at < index.length && compareVideos(index[at] as string, video) <= 0) at++;
+  return at === 0 ? [] : [at];
+}
+
+/**
+ * A headed cube's chunk index built as its row chunks are made: each chunk's first video, so a top-N missing a winner
+ * in a head reads only the chunks that may hold it (≤ one per winner and head, whatever the channel's videos), not the
+ * cube. Undefined (read the cube whole) when the rows did not come in the canonical order, or a video's rows span
+ * two chunks.
+ */
+export class ChunkIndexBuilder {
+  private readonly firsts: string[] = [];
+  private lastBucket = Number.NEGATIVE_INFINITY;
+  private lastVideo: string | undefined;
+  private ordered = true;
+
+  add(chunk: UnitCube): void {
+    const v = chunk.grain.indexOf('video');
+    if (v < 0 || chunk.size === 0) {
+      this.ordered = false;
+      return;
+    }
+    const dict = chunk.dicts.of('video');
+    const buckets = dict.buckets();
+    const codes = chunk.keys[v] as Int32Array;
+    const first = dict.values[codes[0] as number] as string;
+    // A video whose rows span two chunks: the index could name only one of them.
+    if (first === this.lastVideo) this.ordered = false;
+    this.firsts.push(first);
+    for (let i = 0; i < chunk.size && this.ordered; i++) {
+      const code = codes[i] as number;
+      const bucket = buckets[code] as number;
+      const video = dict.values[code] as string;
+      this.ordered = bucket > this.lastBucket || (bucket === this.lastBucket && video >= (this.lastVideo as string));
+      this.lastBucket = bucket;
+      this.lastVideo = video;
+    }
+  }
+
+  finish(): string[] | undefined {
+    return this.ordered ? this.firsts : undefined;
+  }
 }

@@ -26,7 +26,7 @@
 import * as keys from '../../db/keys';
 import { MEASURES } from '../catalog/metrics';
 import { type RegionKind, regionOf, videoBucket } from './cube';
-import { HEADER, type KeyColumn, LEGACY, type StoredCube } from './cube-codec';
+import { HEADER, type KeyColumn, LEGACY, rowsWhere, type StoredCube } from './cube-codec';
 import { UNIT } from './units';
 
 /** Whether a sort key is a piece of a month (`M#2026-08#p15`, or one of its chunks). */
@@ -146,17 +146,5 @@ export const emptyStoredCube = (grain: StoredCube['grain']): StoredCube => ({
 });
 
 /** The rows of a cube holding `country` whose country lies in a region (a continent, a sub-continent or a country). */
-export function rowsInRegion(cube: StoredCube, kind: RegionKind, region: string): StoredCube {
-  const c = cube.grain.indexOf('country');
-  if (c < 0) throw new Error('a regional read needs the country of the pieces');
-  const column = cube.keys[c] as KeyColumn;
-  const inside = column.values.map((country) => regionOf(kind, country) === region);
-  const rows: number[] = [];
-  for (let i = 0; i < cube.size; i++) if (inside[column.codes[i] as number]) rows.push(i);
-  return {
-    grain: cube.grain,
-    size: rows.length,
-    keys: cube.keys.map((k) => ({ values: k.values, codes: Uint32Array.from(rows, (i) => k.codes[i] as number) })),
-    measures: cube.measures.map((m) => (m ? Float64Array.from(rows, (i) => m[i] as number) : undefined)),
-  };
-}
+export const rowsInRegion = (cube: StoredCube, kind: RegionKind, region: string): StoredCube =>
+  rowsWhere(cube, 'country', (country) => regionOf(kind, country) === region);
