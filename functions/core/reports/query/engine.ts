@@ -365,16 +365,8 @@ export function readFacts(repo: FactRepository, plan: FactPlan, stats: ReadStats
       });
       if (top) return readTop(repo, top, queries, addressOf, columns, stats);
       // Blocks are single periods apart from each other: those of one variant and partition in one request, by key.
-      const blockKey = (p: Planned) => `${p.variant.name}|${p.partition ?? ''}`;
-      const wanted = new Map<string, { first: Planned; periods: string[] }>();
-      for (const p of queries) {
-        if (!p.from.startsWith('B')) continue;
-        const entry = wanted.get(blockKey(p)) ?? { first: p, periods: [] };
-        entry.periods.push(p.from);
-        wanted.set(blockKey(p), entry);
-      }
       const byKey = new Map<string, Promise<Map<string, StoredCube>>>();
-      for (const [key, { first, periods }] of wanted) {
+      for (const [key, { first, periods }] of byAddress(queries, (p) => (p.from.startsWith('B') ? [p.from] : []))) {
         const read = repo.readPeriods(addressOf(first), periods, stats, columns);
         read.catch(() => undefined); // awaited by each block's task below
         byKey.set(key, read);
@@ -383,7 +375,7 @@ export function readFacts(repo: FactRepository, plan: FactPlan, stats: ReadStats
         queries.map((p) => async () => {
           let cubes: PeriodCube[];
           if (p.from.startsWith('B')) {
-            const cube = (await byKey.get(blockKey(p)))?.get(p.from);
+            const cube = (await byKey.get(addressKey(p)))?.get(p.from);
             // No block where its months may hold data (stored before blocks existed, or holding an open month):
             // the block from its months.
             cubes = cube ? [{ period: p.from, cube }] : await repo.readAsBlock(addressOf(p), p.from, stats, columns);
@@ -399,6 +391,24 @@ export function readFacts(repo: FactRepository, plan: FactPlan, stats: ReadStats
       );
     }),
   );
+}
+
+const addressKey = (p: Planned) => `${p.variant.name}|${p.partition ?? ''}`;
+
+/** Planned reads by variant and partition (`addressKey`), with the periods each reads by key; reads of none left out. */
+function byAddress(
+  queries: readonly Planned[],
+  periodsOf: (p: Planned) => readonly string[],
+): Map<string, { first: Planned; periods: string[] }> {
+  const out = new Map<string, { first: Planned; periods: string[] }>();
+  for (const p of queries) {
+    const periods = periodsOf(p);
+    if (periods.length === 0) continue;
+    const entry = out.get(addressKey(p)) ?? { first: p, periods: [] };
+    entry.periods.push(...periods);
+    out.set(addressKey(p), entry);
+  }
+  return out;
 }
 
 /** The days `from` … `to` (`D#yyyy-mm-dd` sort keys), as sort keys. */
@@ -422,19 +432,11 @@ async function readTop(
   columns: CubeColumns,
   stats: ReadStats,
 ): Promise<Read[]> {
-  const byKey = new Map<string, { first: Planned; periods: string[] }>();
-  const whole: Planned[] = [];
-  for (const p of queries) {
-    const periods = p.from.startsWith('B') ? [p.from] : p.from.startsWith('D#') ? daysBetween(p.from, p.to) : [];
-    if (periods.length === 0) {
-      whole.push(p);
-      continue;
-    }
-    const key = `${p.variant.name}|${p.partition ?? ''}`;
-    const entry = byKey.get(key) ?? { first: p, periods: [] };
-    entry.periods.push(...periods);
-    byKey.set(key, entry);
-  }
+  const byKeyOf = (p: Planned) =>
+    p.from.startsWith('B') ? [p.from] : p.from.startsWith('D#') ? daysBetween(p.from, p.to) : [];
+  const byKey = byAddress(queries, byKeyOf);
+  // Month ranges (a Query each): read whole.
+  const whole = queries.filter((p) => byKeyOf(p).length === 0);
   const pieces: { period: string; read: HeadedCube }[] = [];
   await Promise.all([
     ...[...byKey.values()].map(async ({ first, periods }) => {

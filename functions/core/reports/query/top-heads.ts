@@ -81,6 +81,19 @@ export function decideTop(plan: TopPlan, pieces: readonly TopPiece[]): TopDecisi
   const heads: number[] = [];
   let unseen = 0; // the sum of the heads' thresholds: the most a video in no head can total
   const videos = new Map<string, { least: number; inHeads: number; seen: Set<number> }>();
+  /** A video known in piece `p` (a head of `threshold`: its bound there is what it has, no longer the threshold). */
+  const see = (video: string, p: number, threshold: number) => {
+    let known = videos.get(video);
+    if (!known) {
+      known = { least: 0, inHeads: 0, seen: new Set() };
+      videos.set(video, known);
+    }
+    if (!known.seen.has(p)) {
+      known.seen.add(p);
+      known.inHeads += threshold;
+    }
+    return known;
+  };
   pieces.forEach((piece, p) => {
     const cube = 'cube' in piece ? piece.cube : piece.head;
     let threshold = 0;
@@ -96,26 +109,11 @@ export function decideTop(plan: TopPlan, pieces: readonly TopPiece[]): TopDecisi
       const video = column.values[column.codes[i] as number] as string;
       if (video === '') continue;
       const v = sums ? (sums[i] as number) : Number.NaN;
-      let known = videos.get(video);
-      if (!known) {
-        known = { least: 0, inHeads: 0, seen: new Set() };
-        videos.set(video, known);
-      }
+      const known = see(video, p, threshold);
       if (!Number.isNaN(v)) known.least += v;
-      if (!known.seen.has(p)) {
-        known.seen.add(p);
-        known.inHeads += threshold;
-      }
     }
     // A video read exactly and not there has no rows in the piece: known, as 0.
-    for (const video of ('exact' in piece && piece.exact) || []) {
-      const known = videos.get(video) ?? { least: 0, inHeads: 0, seen: new Set<number>() };
-      videos.set(video, known);
-      if (!known.seen.has(p)) {
-        known.seen.add(p);
-        known.inHeads += threshold;
-      }
-    }
+    for (const video of ('exact' in piece && piece.exact) || []) see(video, p, threshold);
   });
   if (heads.length === 0) return { winners: undefined };
   // The N best by least total (ties by video, as the answer orders them).

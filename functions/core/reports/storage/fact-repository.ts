@@ -125,6 +125,10 @@ export function chunkHeader(item: Readonly<Record<string, unknown>>): ChunkHeade
   };
 }
 
+/** The sort key of chunk `i` (1…) of the cube at `period`: of its generation, or `<period>#<i>` (earlier releases). */
+export const chunkSk = (period: string, header: ChunkHeader, i: number) =>
+  header.gen ? keys.factChunkSk(period, header.gen, i) : `${period}#${i}`;
+
 /** A cube's chunks in order without its head: the chunks that hold its rows. */
 export const rowChunks = <T>(ordered: readonly T[], header: ChunkHeader): readonly T[] =>
   header.head ? ordered.slice(1) : ordered;
@@ -355,10 +359,7 @@ export const dynamoFactRepository = ({ db, tableName }: TableContext) => {
     if (more.length === 0) return out;
     const rest = await getMany(
       more.flatMap(({ period, header }) =>
-        Array.from({ length: header.chunks - 1 }, (_, i) => ({
-          pk,
-          sk: header.gen ? keys.factChunkSk(period, header.gen, i + 1) : `${period}#${i + 1}`,
-        })),
+        Array.from({ length: header.chunks - 1 }, (_, i) => ({ pk, sk: chunkSk(period, header, i + 1) })),
       ),
       stats,
       columns,
@@ -404,11 +405,11 @@ export const dynamoFactRepository = ({ db, tableName }: TableContext) => {
       const whole = async (readStats: ReadStats) =>
         (await readRest(pk, [f], readStats, columns)).get(f.period) ?? emptyStoredCube(head.grain);
       const rowsOf = async (videos: readonly string[], readStats: ReadStats) => {
-        const { index, gen } = f.header;
-        const chunks = index && gen ? [...new Set(videos.flatMap((v) => chunksHolding(index, v)))] : undefined;
+        const index = f.header.index;
+        const chunks = index ? [...new Set(videos.flatMap((v) => chunksHolding(index, v)))] : undefined;
         const items = chunks
           ? await getMany(
-              chunks.map((i) => ({ pk, sk: keys.factChunkSk(f.period, gen as string, i) })),
+              chunks.map((i) => ({ pk, sk: chunkSk(f.period, f.header, i) })),
               readStats,
               columns,
             )

@@ -13,7 +13,15 @@ import { queryAll } from '../../db/query-all';
 import type { TableKey } from '../../db/table-definition';
 import type { TableContext } from '../../directory/directory-repository';
 import { attributesSize, type CubeAttributes, HEADER } from './cube-codec';
-import { basePeriod, type ChunkHeader, type CubeAddress, chunkHeader, chunkIndex, rowChunks } from './fact-repository';
+import {
+  basePeriod,
+  type ChunkHeader,
+  type CubeAddress,
+  chunkHeader,
+  chunkIndex,
+  chunkSk,
+  rowChunks,
+} from './fact-repository';
 import { ChunkIndexBuilder, HEAD_FROM_TIMES, HeadBuilder, type HeadSettings } from './heads';
 import type { Lease, LeaseRepository } from './lease-repository';
 import { isPieceSk, pieceBase, piecePeriod } from './month-pieces';
@@ -308,9 +316,7 @@ export const dynamoFactWriter = ({ db, tableName }: TableContext) => {
       ).Item;
       if (!first) return undefined;
       const header = chunkHeader(first);
-      const chunkSks = Array.from({ length: header.chunks - 1 }, (_, i) =>
-        header.gen ? keys.factChunkSk(period, header.gen, i + 1) : `${period}#${i + 1}`,
-      );
+      const chunkSks = Array.from({ length: header.chunks - 1 }, (_, i) => chunkSk(period, header, i + 1));
       const readChunk = async (sk: string) => {
         const item = (await db.send(new GetCommand({ TableName: tableName, Key: { pk, sk }, ConsistentRead: true })))
           .Item;
