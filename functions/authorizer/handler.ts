@@ -2,7 +2,6 @@
  * Lambda entry of the authorizer: the verifiers for the stack's issuer (issuer, audience and JWKS URI) and, with the
  * user pool option, the pool's access tokens; both at once when both are configured.
  */
-import '../_shared/powertools-metrics'; // custom metrics through Powertools Metrics (observability.ts)
 import * as env from '../_shared/env';
 import { logger } from '../_shared/logger';
 import { makeLambdaAuthorizer } from './authorize';

@@ -7,7 +7,6 @@
  * and reason), not retried. `s3:TestEvent` messages are acknowledged and ignored; a body that is no S3 notification
  * is failed, so it ends in the dead-letter queue where it can be seen.
  */
-import '../_shared/powertools-metrics'; // custom metrics through Powertools Metrics (observability.ts)
 import { randomUUID } from 'node:crypto';
 import { GetObjectCommand, HeadObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import type { Context, S3Event, S3EventRecord, SQSBatchResponse, SQSEvent } from 'aws-lambda';

@@ -1,5 +1,4 @@
 /** reports.query: GET /v2/reports */
-import '../_shared/powertools-metrics'; // custom metrics through Powertools Metrics (observability.ts)
 import { httpHandler } from '../_shared/http-handler';
 import { jsonResult } from '../_shared/http-result';
 import { FAMILY_PROPERTY, METRIC } from '../_shared/metric-names';

@@ -6,7 +6,7 @@ import type { Context } from 'aws-lambda';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { Logger } from '../../functions/_shared/logger';
 import { METRIC, MetricUnit } from '../../functions/_shared/metric-names';
-import { InvocationFigures, publishFigures } from '../../functions/_shared/observability';
+import { emfRecord, InvocationFigures, publishFigures } from '../../functions/_shared/observability';
 
 type Json = Record<string, any>;
 
@@ -116,10 +116,9 @@ describe('Logger', () => {
   });
 });
 
-describe('the Powertools Metrics publisher', () => {
+describe('the EMF publisher', () => {
   it('one EMF record under the operation dimension; a repeated metric as an array, a NaN left out, properties kept', async () => {
     vi.stubEnv('POWERTOOLS_METRICS_DISABLED', 'false');
-    await import('../../functions/_shared/powertools-metrics');
     const figures = new InvocationFigures()
       .add(METRIC.itemsRead, MetricUnit.Count, 3)
       .add(METRIC.itemsRead, MetricUnit.Count, 4)
@@ -149,5 +148,21 @@ describe('the Powertools Metrics publisher', () => {
       },
     ]);
     expect(rest).toEqual({ family: 'channel_basic', operation: 'reports.query', ItemsRead: [3, 4], BytesRead: 100 });
+  });
+
+  it('a property never takes the place of the dimension or of a metric', () => {
+    const record = JSON.parse(
+      emfRecord(
+        'ingest',
+        new InvocationFigures()
+          .add(METRIC.rowsLoaded, MetricUnit.Count, 5)
+          .property('operation', 'x')
+          .property(METRIC.rowsLoaded, 'y'),
+        1_700_000_000_000,
+      ),
+    ) as Json;
+    expect(record.operation).toBe('ingest');
+    expect(record[METRIC.rowsLoaded]).toBe(5);
+    expect(record._aws.Timestamp).toBe(1_700_000_000_000);
   });
 });

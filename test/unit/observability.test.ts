@@ -11,7 +11,6 @@ import { proxyEvent } from '../support/proxy-event';
 
 vi.stubEnv('POWERTOOLS_METRICS_DISABLED', 'false');
 vi.stubEnv('POWERTOOLS_LOG_LEVEL', 'INFO');
-await import('../../functions/_shared/powertools-metrics');
 const { logger, MetricUnit, publishIngestMetrics, withRequestContext } = await import(
   '../../functions/_shared/observability'
 );
