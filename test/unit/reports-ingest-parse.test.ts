@@ -339,6 +339,20 @@ describe('readReportFile (channel_basic): rejections name file, line and column'
     expect(err.message).toContain('12x');
   });
 
+  it('a row of another day, or a date that is no calendar day, after rows of one day: that line, column date', () => {
+    // The date is checked once and then compared: a cell written otherwise ('20260305.0', spaces) is the same day.
+    const same = lines([{ date: '20260305.0', video_id: 'ok3' }], [{ date: ' 20260305 ', video_id: 'ok4' }]);
+    expect(read(same).rows).toBe(4);
+    expect(expectRejected(lines([{ date: '20260306', video_id: 'ok3' }]), 4, 'date').message).toContain(
+      'every row of a daily file has the same date',
+    );
+    expectRejected(
+      lines([{ date: '20260305.0', video_id: 'ok3' }], [{ date: '20260230', video_id: 'ok4' }]),
+      5,
+      'date',
+    );
+  });
+
   it('the right line after a quoted multi-line field and CRLF line ends', () => {
     const header = [...a3];
     const text =

@@ -1,8 +1,10 @@
 /**
  * The ingest codec's byte level (functions/core/reports/storage/cube-codec.ts ByteWriter, unit-codec.ts): varints on
  * both sides of the 2^31 fast path, strings in and out of ASCII, constants, and encoders that reuse their scratch
- * buffers giving each cube the bytes a fresh encoder would (one cube's rows never leak into the next one's).
+ * buffers giving each cube the bytes a fresh encoder would (one cube's rows never leak into the next one's), and
+ * measure columns that read back exactly whatever their values' decimal places, signs and sizes.
  */
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ByteReader, ByteWriter } from '../../functions/core/reports/storage/cube-codec';
 import { decodeBlob, decodeUnits, encodeBlob, encodeUnits } from '../../functions/core/reports/storage/unit-codec';
@@ -128,5 +130,38 @@ describe('encoders reusing their scratch buffers', () => {
     );
     // Its dictionary holds only the small cube's values, not the large one's.
     expect(column?.values.length).toBeLessThanOrEqual(2);
+  });
+});
+
+describe('encodeUnits', () => {
+  // A value with `places` decimals in micro-units: a whole multiple of 10^(6 - places); any whole number of micro-units
+  // up to 2^50 (the varint range); and whole units around 2^52 micro-units, where the places test without `%` must
+  // leave the decision to the exact one (past 2^50 a column is stored as float64 units, exact for whole units).
+  const unit = fc.oneof(
+    fc
+      .tuple(fc.integer({ min: 0, max: 6 }), fc.integer({ min: -2_000_000_000, max: 2_000_000_000 }))
+      .map(([places, k]) => k * 10 ** (6 - places)),
+    fc.double({ min: -(2 ** 50), max: 2 ** 50, noNaN: true }).map((x) => Math.round(x) + 0),
+    fc.integer({ min: -1000, max: 1000 }).map((d) => (Math.round(2 ** 52 / 1e6) + d) * 1e6),
+    fc.constant(Number.NaN),
+  );
+
+  it('reads every column back exactly: nulls, constants, integers, decimals of 1 to 6 places, floats', () => {
+    fc.assert(
+      fc.property(fc.array(unit, { minLength: 1, maxLength: 40 }), (values) => {
+        const units = Float64Array.from(values);
+        const bytes = encodeUnits(units);
+        if (values.every(Number.isNaN)) expect(bytes).toBeUndefined();
+        else expect(Array.from(decodeUnits(bytes as Uint8Array, units.length))).toEqual(Array.from(units));
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it('stores a column at the fewest decimal places its values need', () => {
+    // Coding byte, then for decimals the places: 2 places take one byte fewer per value than 6 would.
+    const cents = encodeUnits(Float64Array.from({ length: 50 }, (_, i) => (i + 1) * 10_000 + 1e9)) as Uint8Array;
+    const micros = encodeUnits(Float64Array.from({ length: 50 }, (_, i) => (i + 1) * 10_000 + 1e9 + 1)) as Uint8Array;
+    expect(cents.length).toBeLessThan(micros.length);
   });
 });

@@ -174,14 +174,16 @@ export function reportFileReader(file: string, options: ReadOptions, sink: FactS
         };
       });
     let checkedDate = '';
+    let checkedCell: string | undefined;
     const key = new Array<string>(grain.length);
 
     row = (fields, line) => {
       const fail = (column: string, detail: string): never => {
         throw new CsvError(file, line, column, detail);
       };
-      const rawDate = (fields[iDate] as string).trim().replace(/\.0+$/, '');
-      // Every row of a daily file has the same date: check a date once, then compare.
+      // Every row of a daily file has the same date: check a date once, then compare (the cell as it is first).
+      const cell = fields[iDate] as string;
+      const rawDate = cell === checkedCell ? checkedDate : cell.trim().replace(/\.0+$/, '');
       if (rawDate !== checkedDate) {
         if (!/^\d{8}$/.test(rawDate)) fail('date', `"${rawDate}" is not a YYYYMMDD date`);
         const rowDay = `${rawDate.slice(0, 4)}-${rawDate.slice(4, 6)}-${rawDate.slice(6, 8)}`;
@@ -199,6 +201,7 @@ export function reportFileReader(file: string, options: ReadOptions, sink: FactS
         day = rowDay;
         checkedDate = rawDate;
       }
+      checkedCell = cell;
       const channel = (fields[iChannel] as string).trim();
       if (!channel) fail('channel_id', 'channel_id is empty');
       for (const d of dims) {
