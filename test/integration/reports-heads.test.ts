@@ -14,8 +14,9 @@ import type { MetricName } from '../../functions/core/reports/catalog/metrics';
 import { bytesFile, type IngestFile } from '../../functions/core/reports/ingest/ingest-file';
 import { dynamoIngestStores, ingestFiles } from '../../functions/core/reports/ingest/ingest-service';
 import { type CubeQuery, runCubeQuery } from '../../functions/core/reports/query/engine';
-import { rowsOf } from '../../functions/core/reports/storage/cube-codec';
+import { rowsOf, type StoredCube } from '../../functions/core/reports/storage/cube-codec';
 import { chunkHeader, dynamoFactRepository, newReadStats } from '../../functions/core/reports/storage/fact-repository';
+import { addCubes } from '../../functions/core/reports/storage/month-pieces';
 import { generateDays } from '../../infra/generator/export-generator';
 import { useOwnTable } from '../support/own-table';
 
@@ -212,6 +213,37 @@ describe('ranked heads', () => {
       // The index names one chunk per video (one here: these cubes are small), not the cube's chunks.
       expect(stats.items).toBe(1);
     }
+  });
+
+  it('blocks not stored are read from their months: each the sum of its months, neighbours in one Query', async () => {
+    const repo = dynamoFactRepository({ db, tableName });
+    const address = { family: 'CB', channel: plain, variant: 'v' };
+    const sorted = (c: StoredCube) =>
+      rowsOf(c)
+        .map((r) => JSON.stringify(r))
+        .sort();
+    // Two runs of blocks: January to August 2026 (the facts), and 2400-01 to 2401-08 (none).
+    const blocks = ['B4#2026-05', 'B16#2400-01', 'B4#2026-01', 'B4#2401-05'];
+    const stats = newReadStats();
+    const read = await repo.readAsBlocks(address, blocks, stats);
+    expect(stats.queries).toBe(2);
+    expect([...read.keys()].sort()).toEqual(['B4#2026-01', 'B4#2026-05']);
+    for (const [block, months] of [
+      ['B4#2026-01', ['M#2026-01', 'M#2026-04']],
+      ['B4#2026-05', ['M#2026-05', 'M#2026-08']],
+    ] as const) {
+      const cubes = await repo.read(address, months[0], months[1], newReadStats());
+      expect(sorted(read.get(block) as StoredCube), block).toEqual(sorted(addCubes(cubes.map((c) => c.cube))));
+    }
+    // Every block from 2027 to the last valid month, none with facts: one Query.
+    const far = newReadStats();
+    const none = Array.from({ length: ((10_000 - 2032) * 12) / 16 }, (_, i) => {
+      const m = 2032 * 12 + i * 16;
+      return `B16#${String(Math.floor(m / 12))}-${String((m % 12) + 1).padStart(2, '0')}`;
+    });
+    expect(none.at(-1)).toBe('B16#9998-09');
+    expect((await repo.readAsBlocks(address, none, far)).size).toBe(0);
+    expect(far.queries).toBe(1);
   });
 
   it('a top-N heads cannot answer (ascending, a filter, a share of the whole) reads whole cubes, the same answer', async () => {

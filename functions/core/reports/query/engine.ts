@@ -97,15 +97,18 @@ const previousMonth = (month: string) => monthAt(monthIndex(month) - 1);
 /** Whole months inside [start, end] and the edge-day ranges around them. */
 export function splitRange(start: string, end: string) {
   const months: string[] = [];
-  const first = start.endsWith('-01') ? start.slice(0, 7) : nextMonth(start.slice(0, 7));
-  for (let m = first; lastDayOf(m) <= end; m = nextMonth(m)) months.push(m);
+  // By month number: as text, the month after 9999-12 ("10000-01") sorts before every date, and a range ending
+  // in 9999-12 would never end.
+  const last = monthIndex(end.slice(0, 7)) - (lastDayOf(end.slice(0, 7)) === end ? 0 : 1);
+  const first = monthIndex(start.slice(0, 7)) + (start.endsWith('-01') ? 0 : 1);
+  for (let i = first; i <= last; i++) months.push(monthAt(i));
   const edges: [string, string][] = [];
   if (months.length === 0) edges.push([start, end]);
   else {
     const firstMonth = months[0] as string;
+    const lastMonth = months[months.length - 1] as string;
     if (start < `${firstMonth}-01`) edges.push([start, lastDayOf(previousMonth(firstMonth))]);
-    const after = `${nextMonth(months[months.length - 1] as string)}-01`;
-    if (after <= end) edges.push([after, end]);
+    if (lastDayOf(lastMonth) < end) edges.push([`${nextMonth(lastMonth)}-01`, end]);
   }
   return { months, edges };
 }
@@ -365,9 +368,15 @@ export function readFacts(repo: FactRepository, plan: FactPlan, stats: ReadStats
       });
       if (top) return readTop(repo, top, queries, addressOf, columns, stats);
       // Blocks are single periods apart from each other: those of one variant and partition in one request, by key.
+      // No block where its months may hold data (stored before blocks existed, or holding an open month): the
+      // blocks from their months.
       const byKey = new Map<string, Promise<Map<string, StoredCube>>>();
       for (const [key, { first, periods }] of byAddress(queries, (p) => (p.from.startsWith('B') ? [p.from] : []))) {
-        const read = repo.readPeriods(addressOf(first), periods, stats, columns);
+        const read = repo.readPeriods(addressOf(first), periods, stats, columns).then(async (found) => {
+          const missing = periods.filter((period) => !found.has(period));
+          if (missing.length === 0) return found;
+          return new Map([...found, ...(await repo.readAsBlocks(addressOf(first), missing, stats, columns))]);
+        });
         read.catch(() => undefined); // awaited by each block's task below
         byKey.set(key, read);
       }
@@ -376,9 +385,7 @@ export function readFacts(repo: FactRepository, plan: FactPlan, stats: ReadStats
           let cubes: PeriodCube[];
           if (p.from.startsWith('B')) {
             const cube = (await byKey.get(addressKey(p)))?.get(p.from);
-            // No block where its months may hold data (stored before blocks existed, or holding an open month):
-            // the block from its months.
-            cubes = cube ? [{ period: p.from, cube }] : await repo.readAsBlock(addressOf(p), p.from, stats, columns);
+            cubes = cube ? [{ period: p.from, cube }] : [];
           } else {
             cubes = await repo.read(addressOf(p), p.from, p.to, stats, columns);
           }
@@ -441,14 +448,15 @@ async function readTop(
   await Promise.all([
     ...[...byKey.values()].map(async ({ first, periods }) => {
       const found = await repo.readHeads(addressOf(first), periods, stats, columns);
+      // No block where its months may hold data (stored before blocks existed, or holding an open month).
+      const missing = periods.filter((period) => period.startsWith('B') && !found.has(period));
+      const rebuilt =
+        missing.length === 0 ? undefined : await repo.readAsBlocks(addressOf(first), missing, stats, columns);
       for (const period of periods) {
         const read = found.get(period);
+        const cube = read ? undefined : rebuilt?.get(period);
         if (read) pieces.push({ period, read });
-        else if (period.startsWith('B')) {
-          // No block where its months may hold data (stored before blocks existed, or holding an open month).
-          for (const c of await repo.readAsBlock(addressOf(first), period, stats, columns))
-            pieces.push({ period: c.period, read: { cube: c.cube } });
-        }
+        else if (cube) pieces.push({ period, read: { cube } });
       }
     }),
     ...whole.map(async (p) => {

@@ -25,6 +25,8 @@ import {
   type GrainDim,
   groupOfBucket,
   layoutOf,
+  monthAt,
+  monthIndex,
   rootVariantOf,
   type VariantLayout,
   variantsOf,
@@ -643,28 +645,52 @@ export const dynamoFactRepository = ({ db, tableName }: TableContext) => {
     },
 
     /**
-     * A block of months not stored (loaded before blocks existed, or holding an open month: block-cubes.ts) from its
-     * months: read at their full grain and added exactly, so it is the cube the block would hold, row for row.
+     * Blocks of months not stored (loaded before blocks existed, or holding an open month: block-cubes.ts) from their
+     * months: read at their full grain and added exactly, so each is the cube its block would hold, row for row. Blocks
+     * next to each other share one Query: a range of years without facts costs a request, not one per block.
      */
-    async readAsBlock(
+    async readAsBlocks(
       address: CubeAddress,
-      block: string,
+      blocks: readonly string[],
       stats: ReadStats,
       columns?: CubeColumns,
-    ): Promise<PeriodCube[]> {
+    ): Promise<Map<string, StoredCube>> {
       const { variant } = variantOf(address);
-      const months = blockMonths(block);
       const grain = variant?.grain;
-      const { cubes } = await readFlat(
-        address,
-        factPk(address, 'flat'),
-        `M#${months[0]}`,
-        `M#${months[months.length - 1]}`,
-        stats,
-        columns && grain ? { ...columns, dims: grain } : columns,
-        grain,
+      const blockOf = new Map<string, string>();
+      const runs: { from: number; to: number }[] = [];
+      const firsts = blocks.map((block) => ({ block, months: blockMonths(block) }));
+      firsts.sort((a, b) => monthIndex(a.months[0] as string) - monthIndex(b.months[0] as string));
+      for (const { block, months } of firsts) {
+        for (const month of months) blockOf.set(`M#${month}`, block);
+        const from = monthIndex(months[0] as string);
+        const last = runs[runs.length - 1];
+        if (last && last.to + 1 === from) last.to = from + months.length - 1;
+        else runs.push({ from, to: from + months.length - 1 });
+      }
+      const byBlock = new Map<string, StoredCube[]>();
+      const runCubes = await Promise.all(
+        runs.map(({ from, to }) =>
+          readFlat(
+            address,
+            factPk(address, 'flat'),
+            `M#${monthAt(from)}`,
+            `M#${monthAt(to)}`,
+            stats,
+            columns && grain ? { ...columns, dims: grain } : columns,
+            grain,
+          ),
+        ),
       );
-      return cubes.length === 0 ? [] : [{ period: block, cube: addCubes(cubes.map((c) => c.cube)) }];
+      for (const { cubes } of runCubes) {
+        for (const { period, cube } of cubes) {
+          const block = blockOf.get(period) as string;
+          const list = byBlock.get(block);
+          if (list) list.push(cube);
+          else byBlock.set(block, [cube]);
+        }
+      }
+      return new Map([...byBlock].map(([block, cubes]) => [block, addCubes(cubes)]));
     },
 
     readPeriods,
