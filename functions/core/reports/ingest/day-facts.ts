@@ -138,10 +138,42 @@ function readRows(file: string, grain: readonly string[], dicts: Dicts, measures
   return { cube: out.build(), lines };
 }
 
+/**
+ * Whether a row of a builder repeats an earlier row's codes. The codes are hashed (FNV-1a over 32-bit codes) and rows
+ * of equal hashes compared code by code: a number per row, where joining the codes as text cost a string and its
+ * hashing for each of a day's rows.
+ */
+export class RepeatCheck {
+  private readonly first = new Map<number, number>();
+  private readonly more = new Map<number, number[]>();
+
+  /** Records row `i` of `columns`; true when an earlier recorded row has the same codes. */
+  repeats(columns: readonly Int32Array[], i: number): boolean {
+    let h = 0x811c9dc5;
+    for (let c = 0; c < columns.length; c++) h = Math.imul(h ^ ((columns[c] as Int32Array)[i] as number), 0x01000193);
+    const j = this.first.get(h);
+    if (j === undefined) {
+      this.first.set(h, i);
+      return false;
+    }
+    const same = (k: number) => {
+      for (let c = 0; c < columns.length; c++)
+        if ((columns[c] as Int32Array)[k] !== (columns[c] as Int32Array)[i]) return false;
+      return true;
+    };
+    if (same(j)) return true;
+    const others = this.more.get(h);
+    if (others?.some(same)) return true;
+    if (others) others.push(i);
+    else this.more.set(h, [i]);
+    return false;
+  }
+}
+
 /** One owner's rows while a file is read: in memory (with the keys seen and lines), or in group files. */
 interface OwnerFacts {
   builder?: UnitCubeBuilder;
-  seen?: Set<string>;
+  seen?: RepeatCheck;
   lines?: number[];
   files?: RowFile[];
   dir?: string;
@@ -191,7 +223,7 @@ export class FactCollector implements FactSink {
     if (!state) {
       state = {
         builder: new UnitCubeBuilder(this.grain, this.dicts, this.measures),
-        seen: new Set(),
+        seen: new RepeatCheck(),
         lines: [],
         rows: 0,
       };
@@ -205,10 +237,7 @@ export class FactCollector implements FactSink {
     }
     const builder = state.builder as UnitCubeBuilder;
     const i = builder.add(key);
-    let id = '';
-    for (const column of builder.keys) id += `${column[i]},`;
-    if (state.seen?.has(id)) this.duplicate(line);
-    state.seen?.add(id);
+    if (state.seen?.repeats(builder.keys, i)) this.duplicate(line);
     for (let j = 0; j < units.length; j++) (builder.sums[j] as Float64Array)[i] = units[j] as number;
     state.lines?.push(line);
     if (this.total > this.spillRows) this.spill();

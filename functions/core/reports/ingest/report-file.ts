@@ -24,6 +24,7 @@ export interface ReadOptions {
 export interface FactSink {
   /** Told the file's family once its header is read, before any fact. */
   begin?(family: FamilyDef): void;
+  /** `key` and `units` are the reader's own, reused for the next row: copy what you keep. */
   add(owner: string, key: readonly string[], units: Float64Array, line: number): void;
 }
 
@@ -176,6 +177,7 @@ export function reportFileReader(file: string, options: ReadOptions, sink: FactS
     let checkedDate = '';
     let checkedCell: string | undefined;
     const key = new Array<string>(grain.length);
+    const units = new Float64Array(only.length);
 
     row = (fields, line) => {
       const fail = (column: string, detail: string): never => {
@@ -214,7 +216,7 @@ export function reportFileReader(file: string, options: ReadOptions, sink: FactS
         }
         key[d.at] = v as string;
       }
-      const units = new Float64Array(only.length).fill(Number.NaN);
+      units.fill(Number.NaN);
       for (const m of measures) {
         const raw = (fields[m.index] as string).trim();
         if (raw === '') continue; // suppressed or anonymised: unknown, not zero
