@@ -84,11 +84,11 @@ export function statusRange(from: string | undefined, to: string | undefined): D
 /** Every day of the range, in order. */
 export function daysOf(range: DayRange): string[] {
   const out: string[] = [];
-  for (let t = Date.parse(`${range.from}T00:00:00Z`); ; t += 86_400_000) {
-    const day = new Date(t).toISOString().slice(0, 10);
-    if (day > range.to) return out;
-    out.push(day);
-  }
+  // By time, not as text: the day after 9999-12-31 is "+010000-01-01", which sorts before every day.
+  const end = Date.parse(`${range.to}T00:00:00Z`);
+  for (let t = Date.parse(`${range.from}T00:00:00Z`); t <= end; t += 86_400_000)
+    out.push(new Date(t).toISOString().slice(0, 10));
+  return out;
 }
 
 /** Days in order as runs: `2026-07-03..2026-07-05, 2026-07-09`. */
