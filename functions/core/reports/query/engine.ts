@@ -453,10 +453,9 @@ async function readTop(
       const rebuilt =
         missing.length === 0 ? undefined : await repo.readAsBlocks(addressOf(first), missing, stats, columns);
       for (const period of periods) {
-        const read = found.get(period);
-        const cube = read ? undefined : rebuilt?.get(period);
+        const cube = rebuilt?.get(period);
+        const read = found.get(period) ?? (cube && { cube });
         if (read) pieces.push({ period, read });
-        else if (cube) pieces.push({ period, read: { cube } });
       }
     }),
     ...whole.map(async (p) => {

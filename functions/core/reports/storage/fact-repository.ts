@@ -659,14 +659,15 @@ export const dynamoFactRepository = ({ db, tableName }: TableContext) => {
       const grain = variant?.grain;
       const blockOf = new Map<string, string>();
       const runs: { from: number; to: number }[] = [];
-      const firsts = blocks.map((block) => ({ block, months: blockMonths(block) }));
-      firsts.sort((a, b) => monthIndex(a.months[0] as string) - monthIndex(b.months[0] as string));
-      for (const { block, months } of firsts) {
+      const spans = blocks.map((block) => ({ block, months: blockMonths(block) }));
+      spans.sort((a, b) => monthIndex(a.months[0] as string) - monthIndex(b.months[0] as string));
+      for (const { block, months } of spans) {
         for (const month of months) blockOf.set(`M#${month}`, block);
         const from = monthIndex(months[0] as string);
+        const to = from + months.length - 1;
         const last = runs[runs.length - 1];
-        if (last && last.to + 1 === from) last.to = from + months.length - 1;
-        else runs.push({ from, to: from + months.length - 1 });
+        if (last && last.to + 1 === from) last.to = to;
+        else runs.push({ from, to });
       }
       const byBlock = new Map<string, StoredCube[]>();
       const runCubes = await Promise.all(
