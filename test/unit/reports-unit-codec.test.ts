@@ -7,7 +7,13 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ByteReader, ByteWriter } from '../../functions/core/reports/storage/cube-codec';
-import { decodeBlob, decodeUnits, encodeBlob, encodeUnits } from '../../functions/core/reports/storage/unit-codec';
+import {
+  decodeBlob,
+  decodeUnits,
+  encodeBlob,
+  encodeToFit,
+  encodeUnits,
+} from '../../functions/core/reports/storage/unit-codec';
 import { Dicts, type UnitCube, UnitCubeBuilder } from '../../functions/core/reports/storage/units';
 
 describe('ByteWriter', () => {
@@ -163,5 +169,75 @@ describe('encodeUnits', () => {
     const cents = encodeUnits(Float64Array.from({ length: 50 }, (_, i) => (i + 1) * 10_000 + 1e9)) as Uint8Array;
     const micros = encodeUnits(Float64Array.from({ length: 50 }, (_, i) => (i + 1) * 10_000 + 1e9 + 1)) as Uint8Array;
     expect(cents.length).toBeLessThan(micros.length);
+  });
+});
+
+describe('encodeToFit', () => {
+  // A cube of 60,000 distinct rows in key order, as a month's by-video cube reaches the writer.
+  const dicts = new Dicts();
+  const b = new UnitCubeBuilder(['video', 'country'], dicts, [0, 1]);
+  for (let v = 0; v < 15_000; v++)
+    for (const c of ['DE', 'JP', 'US', 'ZA']) {
+      const row = b.add([`v${String(v).padStart(6, '0')}`, c]);
+      b.addUnits(row, 0, ((v * 7919 + c.charCodeAt(0)) % 5000) * 1e6);
+      b.addUnits(row, 1, (v * 104_729 + c.charCodeAt(1)) % 9_000_000_007);
+    }
+  const large = b.build();
+  const limit = 64 * 1024;
+  const fitted = () => {
+    let encodedRows = 0;
+    const pieces = encodeToFit(
+      large,
+      (c) => {
+        encodedRows += c.size;
+        return encodeBlob(c);
+      },
+      (bytes) => bytes.length,
+      limit,
+    );
+    return { pieces, encodedRows };
+  };
+  const whole = encodeBlob(large).length;
+
+  it('cuts a cube far over the limit into pieces that fit, every row once and in order', () => {
+    expect(whole).toBeGreaterThan(4 * limit); // else the test proves nothing
+    const { pieces } = fitted();
+    expect(pieces.length).toBeGreaterThan(1);
+    for (const p of pieces) expect(p.encoded.length).toBeLessThanOrEqual(limit);
+    const rows = pieces.flatMap((p) => {
+      const back = decodeBlob(p.encoded);
+      const videos = back.dims[0];
+      const countries = back.dims[1];
+      return Array.from(
+        { length: back.size },
+        (_, i) => `${videos?.values[videos.codes[i] as number]}|${countries?.values[countries.codes[i] as number]}`,
+      );
+    });
+    const expected = Array.from(
+      { length: large.size },
+      (_, i) =>
+        `${dicts.of('video').values[large.keys[0]?.[i] as number]}|${dicts.of('country').values[large.keys[1]?.[i] as number]}`,
+    );
+    expect(rows).toEqual(expected);
+    // Close to the fewest pieces the bytes need (the cut leaves a fifth to spare; halving would double at worst).
+    expect(pieces.length).toBeLessThanOrEqual(Math.ceil((whole / limit) * 1.5));
+  });
+
+  it('encodes each row about once: measured by a sample, not encoded whole and halved level by level', () => {
+    const { encodedRows } = fitted();
+    // Halving from the whole cube encodes every row once per level: here at least three times.
+    expect(encodedRows).toBeLessThan(1.5 * large.size);
+  });
+
+  it('cuts the same rows the same way every time', () => {
+    const a = fitted().pieces.map((p) => p.cube.size);
+    const b = fitted().pieces.map((p) => p.cube.size);
+    expect(a).toEqual(b);
+  });
+
+  it('encodes a cube that fits whole as one piece', () => {
+    const small = encodeToFit(large, encodeBlob, (bytes) => bytes.length, whole + 1);
+    expect(small).toHaveLength(1);
+    expect(small[0]?.cube.size).toBe(large.size);
   });
 });
