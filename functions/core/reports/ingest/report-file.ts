@@ -94,11 +94,6 @@ const WEIGHTED_COLUMNS: ReadonlyMap<string, string> = new Map([
   ['video_thumbnail_impressions_ctr', 'video_thumbnail_impressions'],
 ]);
 
-/** A row's error. Not a closure made per row: that was a few percent of a load under tsx (its `__name` per closure). */
-function fail(file: string, line: number, column: string, detail: string): never {
-  throw new CsvError(file, line, column, detail);
-}
-
 /** Memoizes a cell parser over the distinct raw values of a column (most columns have a few dozen). */
 function memo(parse: (raw: string) => string | undefined): (raw: string) => string | undefined {
   const seen = new Map<string, string | undefined>();
@@ -189,16 +184,16 @@ export function reportFileReader(file: string, options: ReadOptions, sink: FactS
       const cell = fields[iDate] as string;
       const rawDate = cell === checkedCell ? checkedDate : cell.trim().replace(/\.0+$/, '');
       if (rawDate !== checkedDate) {
-        if (!/^\d{8}$/.test(rawDate)) fail(file, line, 'date', `"${rawDate}" is not a YYYYMMDD date`);
+        if (!/^\d{8}$/.test(rawDate)) throw new CsvError(file, line, 'date', `"${rawDate}" is not a YYYYMMDD date`);
         const rowDay = `${rawDate.slice(0, 4)}-${rawDate.slice(4, 6)}-${rawDate.slice(6, 8)}`;
         if (
           Number.isNaN(Date.parse(`${rowDay}T00:00:00Z`)) ||
           new Date(`${rowDay}T00:00:00Z`).toISOString().slice(0, 10) !== rowDay
         ) {
-          fail(file, line, 'date', `"${rawDate}" is not a calendar date`);
+          throw new CsvError(file, line, 'date', `"${rawDate}" is not a calendar date`);
         }
         if (day !== undefined && rowDay !== day)
-          fail(
+          throw new CsvError(
             file,
             line,
             'date',
@@ -209,14 +204,14 @@ export function reportFileReader(file: string, options: ReadOptions, sink: FactS
       }
       checkedCell = cell;
       const channel = (fields[iChannel] as string).trim();
-      if (!channel) fail(file, line, 'channel_id', 'channel_id is empty');
+      if (!channel) throw new CsvError(file, line, 'channel_id', 'channel_id is empty');
       for (const d of dims) {
         let v: string | undefined;
         if (d.index < 0) v = d.missing as string;
         else {
           const raw = fields[d.index] as string;
           v = d.parse(raw);
-          if (v === undefined) fail(file, line, d.column, `"${raw}" is not ${d.expected}`);
+          if (v === undefined) throw new CsvError(file, line, d.column, `"${raw}" is not ${d.expected}`);
         }
         key[d.at] = v as string;
       }
@@ -226,8 +221,8 @@ export function reportFileReader(file: string, options: ReadOptions, sink: FactS
         if (raw === '') continue; // suppressed or anonymised: unknown, not zero
         const u = unitsOfText(raw);
         if (u === undefined) {
-          if (!NUMBER.test(raw)) fail(file, line, m.column, `"${raw}" is not a number`);
-          fail(file, line, m.column, `"${raw}" is not a non-negative number`);
+          if (!NUMBER.test(raw)) throw new CsvError(file, line, m.column, `"${raw}" is not a number`);
+          throw new CsvError(file, line, m.column, `"${raw}" is not a non-negative number`);
         }
         const t = units[m.at] as number;
         units[m.at] = Number.isNaN(t) ? (u as number) : t + (u as number); // renamed columns (ad_sense → ad_auction) feed one measure
@@ -236,7 +231,7 @@ export function reportFileReader(file: string, options: ReadOptions, sink: FactS
         const raw = (fields[m.index] as string).trim();
         if (raw === '' || m.weight === undefined) continue;
         const u = unitsOfText(raw);
-        if (u === undefined) fail(file, line, m.column, `"${raw}" is not a non-negative number`);
+        if (u === undefined) throw new CsvError(file, line, m.column, `"${raw}" is not a non-negative number`);
         const weight = units[m.weight] as number;
         // (rate × weight) in micro-units: rate units × the whole weight (views and impressions are counts).
         units[m.at] = Number.isNaN(weight) ? Number.NaN : Math.round((u as number) * (weight / UNIT));

@@ -373,7 +373,7 @@ const SAMPLE_FROM = 8192;
  * The same rows always split the same way. A cube of many rows is first measured by its first eighth (up to 8,192
  * rows) encoded. One clearly over the limit by that estimate (a by-video month: 70,000 rows, 1.4 MB) is cut at once
  * into as many runs as the estimate needs, rather than encoded whole and then halved level by level: that encoded
- * each row once per level (a 10,000-video load encoded 5.7M rows for its 3.5M; 3.7M this way) and made up to twice
+ * each row once per level (a 10,000-video load encoded 5.7M rows for its 3.5M; 3.8M this way) and made up to twice
  * the pieces. "Clearly": a quarter over, as a sample's estimate runs a little high (its dictionaries and deflate
  * see fewer rows: 1-7% on the bench's months), and a cube that fits whole must stay one piece. Any piece that still
  * does not fit is halved.
