@@ -7,9 +7,9 @@
  */
 import { parseArgs } from 'node:util';
 import {
-  dayRuns,
   type IngestStatus,
   readIngestStatus,
+  runsText,
   StatusRangeError,
   statusRange,
   syncText,
@@ -52,6 +52,9 @@ const table = await openTargetTable(values).catch((err: unknown) => {
   return usage(err.message);
 });
 
+/** A report's gaps shown in its row; the count before them is every missing day. */
+const MISSING_RUNS_SHOWN = 10;
+
 function rejectedLine(r: RejectedFile): string {
   const at = [r.line !== undefined ? `line ${r.line}` : '', r.column ? `column ${r.column}` : '']
     .filter(Boolean)
@@ -65,7 +68,7 @@ function print(status: IngestStatus): void {
     r.reportType,
     String(r.days),
     r.latestDay ?? '-',
-    r.missing.length === 0 ? '0' : `${r.missing.length}: ${dayRuns(r.missing)}`,
+    r.missing.count === 0 ? '0' : `${r.missing.count}: ${runsText(r.missing.runs, MISSING_RUNS_SHOWN)}`,
     String(r.rejected.length),
     [
       ...r.pending.map((p) => `load of ${p.month} (${p.days.length} days) since ${p.startedAt}`),
@@ -101,7 +104,7 @@ try {
   print(status);
   const owners = new Set(status.reports.map((r) => r.owner)).size;
   const days = status.reports.reduce((n, r) => n + r.days, 0);
-  const missing = status.reports.reduce((n, r) => n + r.missing.length, 0);
+  const missing = status.reports.reduce((n, r) => n + r.missing.count, 0);
   const rejected = status.reports.reduce((n, r) => n + r.rejected.length, 0) + status.unattributed.length;
   const pending = status.reports.reduce((n, r) => n + r.pending.length, 0);
   console.log(

@@ -49,8 +49,8 @@ export interface ReportStatus {
   readonly latestDay?: string;
   /** The range the missing days are counted in: the one asked for, else first to latest day loaded. */
   readonly range?: DayRange;
-  /** Days of the range without a loaded file, in order. */
-  readonly missing: readonly string[];
+  /** Days of the range without a loaded file: how many, and as runs of consecutive days in order. */
+  readonly missing: MissingDays;
   readonly rejected: readonly RejectedFile[];
   readonly pending: readonly PendingStatus[];
   /** Months whose block cubes a load has yet to rewrite (the next load of the owner does it). */
@@ -81,36 +81,45 @@ export function statusRange(from: string | undefined, to: string | undefined): D
   return { from, to };
 }
 
-/** Every day of the range, in order. */
-export function daysOf(range: DayRange): string[] {
-  const out: string[] = [];
-  // By time, not as text: the day after 9999-12-31 is "+010000-01-01", which sorts before every day.
-  const end = Date.parse(`${range.to}T00:00:00Z`);
-  for (let t = Date.parse(`${range.from}T00:00:00Z`); t <= end; t += 86_400_000)
-    out.push(new Date(t).toISOString().slice(0, 10));
-  return out;
+export interface MissingDays {
+  readonly count: number;
+  readonly runs: readonly DayRange[];
 }
 
-/** Days in order as runs: `2026-07-03..2026-07-05, 2026-07-09`. */
-export function dayRuns(days: readonly string[]): string {
-  const runs: string[] = [];
-  let start: string | undefined;
-  let last: string | undefined;
-  const close = () => {
-    if (start !== undefined) runs.push(start === last ? start : `${start}..${last}`);
+const DAY_MS = 86_400_000;
+const timeOf = (day: string) => Date.parse(`${day}T00:00:00Z`);
+const dayAt = (t: number) => new Date(t).toISOString().slice(0, 10);
+
+/**
+ * The days of `range` without a loaded day, from the loaded days in it (in order): the gaps between them, found
+ * without listing the range's days, so a range of any length (to 9999-12-31) costs what the loaded days cost. By
+ * time, not as text: the day after 9999-12-31 is "+010000-01-01", which sorts before every day.
+ */
+export function missingDays(range: DayRange, loaded: readonly string[]): MissingDays {
+  const runs: DayRange[] = [];
+  let count = 0;
+  const end = timeOf(range.to);
+  let next = timeOf(range.from); // the first day not yet accounted for
+  const gapTo = (t: number) => {
+    if (t <= next) return;
+    runs.push({ from: dayAt(next), to: dayAt(t - DAY_MS) });
+    count += Math.round((t - next) / DAY_MS);
   };
-  for (const day of days) {
-    const next = last === undefined ? undefined : new Date(Date.parse(`${last}T00:00:00Z`) + 86_400_000);
-    if (next && next.toISOString().slice(0, 10) === day) {
-      last = day;
-      continue;
-    }
-    close();
-    start = day;
-    last = day;
+  for (const day of loaded) {
+    const t = timeOf(day);
+    if (t < next || t > end) continue;
+    gapTo(t);
+    next = t + DAY_MS;
   }
-  close();
-  return runs.join(', ');
+  gapTo(end + DAY_MS);
+  return { count, runs };
+}
+
+/** Runs of days as text, the first `max` of them: `2026-07-03..2026-07-05, 2026-07-09 (and 4 more runs)`. */
+export function runsText(runs: readonly DayRange[], max = Number.POSITIVE_INFINITY): string {
+  const shown = runs.slice(0, max).map((r) => (r.from === r.to ? r.from : `${r.from}..${r.to}`));
+  const more = runs.length - shown.length;
+  return shown.join(', ') + (more > 0 ? ` (and ${more} more run${more === 1 ? '' : 's'})` : '');
 }
 
 const inRange = (day: string, range: DayRange | undefined) => !range || (day >= range.from && day <= range.to);
@@ -160,7 +169,6 @@ export async function readIngestStatus(
       });
     const span =
       range ?? (days.length > 0 ? { from: days[0] as string, to: days[days.length - 1] as string } : undefined);
-    const have = new Set(days);
     reports.push({
       owner: pair.owner,
       ownerType: pair.ownerType,
@@ -169,7 +177,7 @@ export async function readIngestStatus(
       days: days.length,
       ...(days.length > 0 ? { firstDay: days[0] as string, latestDay: days[days.length - 1] as string } : {}),
       ...(span ? { range: span } : {}),
-      missing: span ? daysOf(span).filter((day) => !have.has(day)) : [],
+      missing: span ? missingDays(span, days) : { count: 0, runs: [] },
       rejected: rejectedOf.get(key) ?? [],
       pending,
       blocksDue: pair.months.length > 0 ? await source.blocksDue(pair.family, pair.owner) : [],
