@@ -83,8 +83,9 @@ function topOfCubes(
       if (only && !only.has(video)) continue;
       const s = sums.get(video) ?? MEASURES.map(() => Number.NaN);
       MEASURES.forEach((m, j) => {
-        const v = cube.measures[MEASURE_INDEX[m]]?.[i] as number;
-        if (!Number.isNaN(v)) s[j] = Number.isNaN(s[j] as number) ? v : (s[j] as number) + v;
+        // A cube stores no column for a measure null in every row: absent, as a null, adds nothing (SQL's sum).
+        const v = cube.measures[MEASURE_INDEX[m]]?.[i];
+        if (v !== undefined && !Number.isNaN(v)) s[j] = Number.isNaN(s[j] as number) ? v : (s[j] as number) + v;
       });
       sums.set(video, s);
     }
