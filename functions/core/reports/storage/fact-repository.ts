@@ -1,7 +1,8 @@
 /**
  * DynamoDB adapter for reading fact cubes (access pattern F1 in core/db/keys.ts). Reads are contiguous Query ranges
- * (never a Scan) with a projection of the columns a report needs, and blocks of months by key. Ingest writes the
- * cubes through fact-writer.ts; this module only reads the three layouts (cube.ts layoutOf):
+ * (never a Scan; a range longer than a page fans out by month, core/db/month-ranges.ts) with a projection of the
+ * columns a report needs, and blocks of months by key. Ingest writes the cubes through fact-writer.ts; this module
+ * only reads the three layouts (cube.ts layoutOf):
  *
  * - flat: one cube per period. A cube larger than an item is stored as chunks: the first at the period's key, whose
  *   header names the count (`c`) and the generation (`x`) of the others, at `<period>#<gen>#<i>`. Chunks of any other
@@ -14,7 +15,7 @@
  */
 import { keyReader } from '../../db/key-reader';
 import * as keys from '../../db/keys';
-import { queryPages } from '../../db/query-all';
+import { queryMonthRange } from '../../db/month-ranges';
 import type { TableContext } from '../../directory/directory-repository';
 import { FAMILY_BY_CODE } from '../catalog/family-shapes';
 import { MEASURE_INDEX } from '../catalog/metrics';
@@ -285,7 +286,12 @@ function returnedBytes(value: unknown): number {
   return 0;
 }
 
-export const dynamoFactRepository = ({ db, tableName }: TableContext) => {
+export interface FactRepositoryOptions {
+  /** Caps a Query page's items (tests make long ranges span pages with it; DynamoDB's own page is a megabyte). */
+  readonly pageItems?: number;
+}
+
+export const dynamoFactRepository = ({ db, tableName }: TableContext, options: FactRepositoryOptions = {}) => {
   const reader = keyReader({ db, tableName });
 
   /** Cube items by key (in no particular order), counted as a Query's items are: sort key and columns. */
@@ -308,23 +314,18 @@ export const dynamoFactRepository = ({ db, tableName }: TableContext) => {
     return items;
   };
 
-  /** Every item of pk with a sort key in [from, to], page after page. */
+  /** Every item of pk with a sort key in [from, to]: page after page, a long range's months in parallel. */
   const queryRange = async (
     pk: string,
     from: string,
     to: string,
     stats: ReadStats,
-    projection: Record<string, unknown>,
+    projection: { ProjectionExpression?: string; ExpressionAttributeNames?: Record<string, string> },
     onItem: (item: Record<string, unknown>) => void,
   ) => {
-    await queryPages(
+    await queryMonthRange(
       db,
-      {
-        TableName: tableName,
-        KeyConditionExpression: 'pk = :pk AND sk BETWEEN :from AND :to',
-        ExpressionAttributeValues: { ':pk': pk, ':from': from, ':to': to },
-        ...projection,
-      },
+      { TableName: tableName, pk, from, to, ...projection },
       (items) => {
         stats.queries++;
         for (const item of items) {
@@ -332,6 +333,7 @@ export const dynamoFactRepository = ({ db, tableName }: TableContext) => {
           onItem(item);
         }
       },
+      options.pageItems,
     );
   };
 
