@@ -121,11 +121,9 @@ export async function benchIngest(
       const own = forChannel(days ? files.filter((f) => days.includes(f.day)) : files, channel);
       const bytes = new Map(own.map((f) => [f.key, Buffer.from(f.text)]));
       const objects: ObjectReader = {
-        async describe(_bucket, key) {
-          return { size: (bytes.get(key) as Buffer).length, metadata: {} };
-        },
-        async open(_bucket, key) {
-          return bytesFile(key, bytes.get(key) as Buffer).open();
+        async get(_bucket, key) {
+          const file = bytesFile(key, bytes.get(key) as Buffer);
+          return { body: await file.open(), size: file.size as number, metadata: {} };
         },
       };
       const total: IngestSummary[] = [];

@@ -8,7 +8,7 @@
  * is failed, so it ends in the dead-letter queue where it can be seen.
  */
 import { randomUUID } from 'node:crypto';
-import { GetObjectCommand, HeadObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { GetObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import type { Context, S3Event, S3EventRecord, SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { logger } from '../_shared/logger';
 import { INGEST_OPERATION } from '../_shared/metric-names';
@@ -28,20 +28,24 @@ import { dynamoRateRepository, type RateRepository } from '../core/reports/stora
 
 /** Reads export objects: the one adapter that differs between the cloud and `import --as-lambda`. */
 export interface ObjectReader {
-  /** The object's size and user metadata (`report-id`, `create-time`). */
-  describe(bucket: string, key: string): Promise<{ size?: number; metadata: Record<string, string> }>;
-  /** Its bytes, as a stream. */
-  open(bucket: string, key: string): Promise<AsyncIterable<Uint8Array>>;
+  /**
+   * The object in one request: its bytes as a stream, its size and its user metadata (`report-id`, `create-time`),
+   * which GetObject returns with the bytes (a HeadObject first cost a round trip per file).
+   */
+  get(
+    bucket: string,
+    key: string,
+  ): Promise<{ body: AsyncIterable<Uint8Array>; size?: number; metadata: Record<string, string> }>;
 }
 
 export const s3ObjectReader = (s3 = new S3Client({})): ObjectReader => ({
-  async describe(bucket, key) {
-    const head = await s3.send(new HeadObjectCommand({ Bucket: bucket, Key: key }));
-    return { ...(head.ContentLength !== undefined ? { size: head.ContentLength } : {}), metadata: head.Metadata ?? {} };
-  },
-  async open(bucket, key) {
+  async get(bucket, key) {
     const out = await s3.send(new GetObjectCommand({ Bucket: bucket, Key: key }));
-    return (out.Body as AsyncIterable<Uint8Array> | undefined) ?? (async function* () {})();
+    return {
+      body: (out.Body as AsyncIterable<Uint8Array> | undefined) ?? (async function* () {})(),
+      ...(out.ContentLength !== undefined ? { size: out.ContentLength } : {}),
+      metadata: out.Metadata ?? {},
+    };
   },
 });
 
@@ -80,30 +84,30 @@ function s3RecordsOf(body: string): S3EventRecord[] | 'test' | undefined {
 }
 
 export function createIngestHandler(deps: IngestHandlerDeps) {
-  const fileOf = async (record: S3EventRecord): Promise<IngestFile> => {
+  /** The record's object as a file; its report id and createTime are the object's metadata, known once it is open. */
+  const fileOf = (record: S3EventRecord): IngestFile => {
     const bucket = record.s3.bucket.name;
     const key = objectKey(record.s3.object.key);
-    const { size, metadata } = await deps.objects.describe(bucket, key);
+    let metadata: Record<string, string> = {};
     return {
       name: key,
-      ...(size !== undefined ? { size } : {}),
-      ...(metadata['report-id'] ? { reportId: metadata['report-id'] } : {}),
-      ...(metadata['create-time'] ? { createTime: metadata['create-time'] } : {}),
-      open: () => deps.objects.open(bucket, key),
+      get reportId() {
+        return metadata['report-id'] || undefined;
+      },
+      get createTime() {
+        return metadata['create-time'] || undefined;
+      },
+      async open() {
+        const object = await deps.objects.get(bucket, key);
+        metadata = object.metadata;
+        return object.body;
+      },
     };
   };
 
   const load = async (records: readonly S3EventRecord[], context?: Context): Promise<IngestSummary> => {
     const created = records.filter((r) => String(r.eventName ?? 'ObjectCreated').startsWith('ObjectCreated'));
-    const files: IngestFile[] = [];
-    const missing: { file: string; message: string }[] = [];
-    for (const record of created) {
-      try {
-        files.push(await fileOf(record));
-      } catch (err) {
-        missing.push({ file: objectKey(record.s3.object.key), message: (err as Error).message });
-      }
-    }
+    const files = created.map(fileOf);
     const remaining = context?.getRemainingTimeInMillis?.();
     const waitMs = Math.min(
       deps.leaseWaitMs ?? DEFAULT_LEASE.waitMs,
@@ -116,7 +120,6 @@ export function createIngestHandler(deps: IngestHandlerDeps) {
       concurrency: 1,
       ...(deps.resources ? { resources: deps.resources } : {}),
     });
-    summary.failed.push(...missing);
     for (const r of summary.rejected) logger.error('export file rejected', { file: r.file, reason: r.message });
     for (const s of summary.skipped) logger.info('export file skipped', { file: s.file, reason: s.reason });
     for (const f of summary.failed)

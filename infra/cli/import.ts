@@ -95,11 +95,8 @@ const resources = dynamoResourceSink(table);
 
 /** The local file system as the bucket: an object key is a path. */
 const localObjects: ObjectReader = {
-  async describe(_bucket, key) {
-    return { size: statSync(key).size, metadata: {} };
-  },
-  async open(_bucket, key) {
-    return createReadStream(key);
+  async get(_bucket, key) {
+    return { body: createReadStream(key), size: statSync(key).size, metadata: {} };
   },
 };
 

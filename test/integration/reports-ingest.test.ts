@@ -618,12 +618,13 @@ describe('per-file loads in any order, restated any number of times, equal the b
       }
     }
     const reader: ObjectReader = {
-      async describe(_bucket, key) {
+      async get(_bucket, key) {
         const o = objects.get(key) as { bytes: Buffer; createTime: string };
-        return { size: o.bytes.length, metadata: { 'create-time': o.createTime, 'report-id': `r-${key}` } };
-      },
-      async open(_bucket, key) {
-        return bytesFile(key, (objects.get(key) as { bytes: Buffer }).bytes).open();
+        return {
+          body: await bytesFile(key, o.bytes).open(),
+          size: o.bytes.length,
+          metadata: { 'create-time': o.createTime, 'report-id': `r-${key}` },
+        };
       },
     };
     const handler = createIngestHandler({ stores, rates: deps.rates, objects: reader, leaseWaitMs: 120_000 });

@@ -10,6 +10,8 @@ import { gunzipSync } from 'node:zlib';
 import type { S3Event, SQSEvent } from 'aws-lambda';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDocumentClient } from '../../functions/core/db/document-client';
+import type { IngestSummary } from '../../functions/core/reports/ingest/ingest-service';
+import { dynamoFactWriter } from '../../functions/core/reports/storage/fact-writer';
 import { secretName } from '../../functions/core/sync/owner';
 import { readSyncStates } from '../../functions/core/sync/sync-state';
 import { AwsStandin } from '../support/aws-standin';
@@ -136,9 +138,24 @@ describe('the sync in the cloud', () => {
     const [state] = await readSyncStates({ db: createDocumentClient(), tableName: tableName() }, [CHANNEL]);
     expect(state?.lastRun).toMatchObject({ found: 2, loaded: 2, failed: 0 });
 
-    // The bucket's ingest function (S3 event) loads what the worker wrote.
+    // The bucket's ingest function (S3 event) loads what the worker wrote: one GetObject per file, its metadata with
+    // the bytes (no HeadObject first); an object gone from the bucket since its event fails alone, to be retried.
     const { handler: ingest } = await import('../../functions/ingest/s3-ingest');
-    await ingest(s3Event(keys.map((k) => k.slice('exports/'.length))));
+    aws.s3Requests.length = 0;
+    const gone = `${CHANNEL}/channel_basic_a3/20260829.csv.gz`;
+    const summary = (await ingest(s3Event([...keys.map((k) => k.slice('exports/'.length)), gone]))) as IngestSummary;
+    expect(aws.s3Requests.sort()).toEqual([...keys, `exports/${gone}`].map((k) => `GET ${k}`).sort());
+    expect(summary.loaded).toBe(2);
+    expect(summary.failed).toEqual([{ file: gone, message: expect.stringContaining('does not exist') }]);
+    const manifest = await dynamoFactWriter({ db: createDocumentClient(), tableName: tableName() }).readManifest(
+      'CB',
+      CHANNEL,
+      '2026-08',
+    );
+    expect(manifest?.days['2026-08-30']).toMatchObject({
+      reportId: 'cloud-report-0',
+      createTime: first?.metadata['create-time'],
+    });
     const token = await api.token(SUB, ['video-analytics.readonly']);
     const res = await api.call(
       `/v2/reports?ids=channel==MINE&startDate=2026-08-01&endDate=2026-08-31&metrics=views&dimensions=day&sort=day`,

@@ -32,6 +32,8 @@ export class AwsStandin {
   readonly secrets = new Map<string, StoredSecret>();
   readonly messages: { queueUrl: string; body: string; id: string }[] = [];
   readonly objects = new Map<string, StoredObject>();
+  /** Every S3 request, as `METHOD bucket/key`. */
+  readonly s3Requests: string[] = [];
 
   private constructor(
     private readonly server: Server,
@@ -175,6 +177,7 @@ export class AwsStandin {
   private s3(req: IncomingMessage, raw: Buffer, res: ServerResponse): void {
     const url = new URL(req.url ?? '/', this.endpoint);
     const key = decodeURIComponent(url.pathname.slice(1)); // bucket/key (path style)
+    this.s3Requests.push(`${req.method} ${key}`);
     if (req.method === 'PUT') {
       const encoding = String(req.headers['content-encoding'] ?? '');
       const body = encoding.includes('aws-chunked') ? decodeChunked(raw) : raw;

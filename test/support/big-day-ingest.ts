@@ -92,11 +92,8 @@ async function* fileBytes(): AsyncGenerator<Uint8Array> {
 }
 
 const objects: ObjectReader = {
-  async describe() {
-    return { metadata: {} };
-  },
-  async open() {
-    return fileBytes();
+  async get() {
+    return { body: fileBytes(), metadata: {} };
   },
 };
 
