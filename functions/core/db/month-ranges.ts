@@ -3,8 +3,8 @@
  * page, such a range costs a round trip per megabyte read, one after the other: at a million videos a year of one
  * video's days is about 56 pages and a year of a region's month cubes about 150 (docs/scale.md), seconds of waiting.
  * So a range whose first page does not end it goes on in parallel: the rest of that page's month as before, and the
- * months after it split into contiguous ranges, each read page after page. A range that fits one page (each read of
- * the bench's worlds) costs what it did, one request; one that does not costs at most a part-page per range more.
+ * months after it split into contiguous ranges, each read page after page. A range that fits one page costs what it
+ * did, one request; one that does not costs at most a part-page per range more.
  * Every item is handed over once, and each month's items in sort-key order, by one range.
  */
 import { type DynamoDBDocumentClient, QueryCommand } from '@aws-sdk/lib-dynamodb';
