@@ -4,9 +4,10 @@
  * - first: every video is new (read the entries, then transactions of 99 writes);
  * - repeat: the same day again, or another report of the same day (read only);
  * - linked: the channel's link changed since (every entry gains an owner).
- * For each: wall time on DynamoDB Local (median of the runs), the calls made, and the request units DynamoDB would
- * bill, computed from the calls (Local's capacity numbers are wrong): an eventually consistent read of an item under
- * 4 KB is 0.5 RRU, a strongly consistent one 1 RRU, a transactional write 2 WRU, a transaction's ConditionCheck 2 RRU.
+ * For each: wall time on DynamoDB Local (median of the plain runs), the calls made, and the request units DynamoDB
+ * would bill, counted in one more run through the counting client of reports-capacity.ts (Local's capacity numbers
+ * are wrong): items sized by DynamoDB's rules, a Query page billed by its items' bytes together, a BatchGetItem item
+ * and a write each by its own, a transaction's twice.
  */
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -18,6 +19,7 @@ import { localFile } from '../functions/core/reports/ingest/ingest-file';
 import type { SeenResources } from '../functions/core/reports/ingest/ingest-service';
 import { dynamoIngestStores, ingestFiles } from '../functions/core/reports/ingest/ingest-service';
 import { writeAllExports } from '../infra/generator/export-world';
+import { type Capacity, countingClient } from './reports-capacity';
 import type { BenchEnvironment } from './run';
 
 /** On-demand prices (us-east-1): USD per million write and read request units. */
@@ -27,7 +29,12 @@ interface Row {
   readonly scenario: string;
   readonly ms: number;
   readonly stats: ResourceSinkStats;
+  /** What the scenario would be billed (the counted run only; its time is not among the medians). */
+  readonly billed?: { rru: number; wru: number };
 }
+
+/** Plain runs (timed), then one counted run. */
+const RUNS = 5;
 
 export async function benchDirectoryResources(
   env: BenchEnvironment,
@@ -36,7 +43,9 @@ export async function benchDirectoryResources(
   const work = mkdtempSync(path.join(tmpdir(), 'bench-resources-'));
   try {
     const rows: Row[] = [];
-    for (let run = 0; run < 5; run++) {
+    for (let run = 0; run <= RUNS; run++) {
+      const counted = run === RUNS ? countingClient(env.table.db) : undefined;
+      const table = counted ? { ...env.table, db: counted.db } : env.table;
       const channel = `UCbenchres${run}x${Date.now().toString(36)}`;
       const dir = path.join(work, String(run));
       await writeAllExports(
@@ -66,9 +75,17 @@ export async function benchDirectoryResources(
       await ingestFiles(dynamoIngestStores(env.table), files, { resources: capture });
       const record = async (scenario: string) => {
         let stats: ResourceSinkStats | undefined;
+        const before: Capacity | undefined = counted ? { ...counted.capacity } : undefined;
         const started = performance.now();
-        await dynamoResourceSink(env.table, { onStats: (s) => (stats = s) }).record(seen);
-        rows.push({ scenario, ms: performance.now() - started, stats: stats as ResourceSinkStats });
+        await dynamoResourceSink(table, { onStats: (s) => (stats = s) }).record(seen);
+        const ms = performance.now() - started;
+        const after = counted?.capacity;
+        rows.push({
+          scenario,
+          ms,
+          stats: stats as ResourceSinkStats,
+          ...(before && after ? { billed: { rru: after.rru - before.rru, wru: after.wru - before.wru } } : {}),
+        });
       };
       await record('first (every video new)');
       await record('repeat (nothing new)');
@@ -100,6 +117,7 @@ function format(rows: readonly Row[]): string {
     'resources',
     'median ms',
     'BatchGetItem',
+    'index Query',
     'TransactWriteItems',
     'writes',
     'RRU',
@@ -107,21 +125,21 @@ function format(rows: readonly Row[]): string {
     'USD',
   ];
   const body = [...byScenario].map(([scenario, list]) => {
-    const ms = list.map((r) => r.ms).sort((a, b) => a - b)[Math.floor(list.length / 2)] as number;
+    const timed = list.filter((r) => !r.billed).map((r) => r.ms);
+    const ms = timed.sort((a, b) => a - b)[Math.floor(timed.length / 2)] as number;
     const s = (list[0] as Row).stats;
-    // GetItem of the links revision (strong) + the channel entry (strong) + the entries (eventual) + checks.
-    const rru = 1 + 1 + s.resources * 0.5 + s.transactions * 2;
-    const wru = s.written * 2;
+    const { rru, wru } = list.find((r) => r.billed)?.billed ?? { rru: Number.NaN, wru: Number.NaN };
     const usd = (rru * USD_PER_MILLION.rru + wru * USD_PER_MILLION.wru) / 1e6;
     return [
       scenario,
       String(s.resources),
       ms.toFixed(0),
       String(s.batchGets),
+      String(s.indexQueries),
       String(s.transactions),
       String(s.written),
       rru.toFixed(0),
-      String(wru),
+      wru.toFixed(0),
       usd.toFixed(6),
     ];
   });

@@ -13,7 +13,11 @@ import { createDocumentClient } from '../../functions/core/db/document-client';
 import * as keys from '../../functions/core/db/keys';
 import { loadDirectory } from '../../functions/core/directory/directory-loader';
 import type { TableContext } from '../../functions/core/directory/directory-repository';
-import { dynamoResourceSink, type ResourceSinkStats } from '../../functions/core/directory/resource-sink';
+import {
+  dynamoResourceSink,
+  NAMED_PER_PAGE,
+  type ResourceSinkStats,
+} from '../../functions/core/directory/resource-sink';
 import { dynamoGroupRepository } from '../../functions/core/groups/group-repository';
 import { parseCsv } from '../../functions/core/reports/ingest/csv';
 import { localFile } from '../../functions/core/reports/ingest/ingest-file';
@@ -81,10 +85,13 @@ async function namedIn(files: IngestFile[], column: 'video_id' | 'playlist_id'):
   return [...ids].sort();
 }
 
-async function ingest(files: IngestFile[]): Promise<ResourceSinkStats> {
+async function ingest(files: IngestFile[], indexPageItems?: number): Promise<ResourceSinkStats> {
   let stats: ResourceSinkStats | undefined;
   const summary = await ingestFiles(dynamoIngestStores(table), files, {
-    resources: dynamoResourceSink(table, { onStats: (s) => (stats = s) }),
+    resources: dynamoResourceSink(table, {
+      onStats: (s) => (stats = s),
+      ...(indexPageItems ? { indexPageItems } : {}),
+    }),
   });
   expect(summary.rejected).toEqual([]);
   return stats as ResourceSinkStats;
@@ -224,20 +231,52 @@ describe('a channel’s exports', () => {
     );
   });
 
-  it('a day naming ~1,000 videos: transactions of 99 and BatchGetItems of 100, and no writes the next time', async () => {
+  it('a day naming ~1,000 videos: transactions of 99, the entries read by the channel’s index, no writes the next time', async () => {
     const channel = `UCthousand${fresh()}`;
     const files = await exportsOf({ channel, videos: 1000, videoWidth: 4, days: 1 });
     const named = (await namedIn(files, 'video_id')).length;
-    expect(named).toBeGreaterThan(500);
-    const reads = 1 + Math.ceil(named / 100); // the channel's entry (its link), then the resources' entries
+    expect(named).toBeGreaterThan(NAMED_PER_PAGE);
+    // The channel's entry (its link) by key; the resources' entries by one Query of the index (D3), not 10 BatchGets.
     const first = await ingest(files);
     expect(first).toMatchObject({
       resources: named,
       written: named,
       transactions: Math.ceil(named / 99),
-      batchGets: reads,
+      batchGets: 1,
+      indexQueries: 1,
     });
-    expect(await ingest(files)).toMatchObject({ written: 0, transactions: 0, batchGets: reads });
+    expect(await ingest(files)).toMatchObject({ written: 0, transactions: 0, batchGets: 1, indexQueries: 1 });
+  });
+
+  it('a channel with far more entries than a day names: the index read stops at its budget, the rest by key', async () => {
+    const channel = `UCbudget${fresh()}`;
+    const all = await exportsOf({ channel, videos: 1000, videoWidth: 4, days: 1 });
+    expect((await ingest(all)).written).toBeGreaterThan(NAMED_PER_PAGE * 3);
+    const recorded = new Set(await namedIn(all, 'video_id'));
+    // A day naming a few hundred of them, with index pages of 100 entries: one page is its budget (a page per 256
+    // named); the named ones that page did not hold are read by key, and only videos not recorded yet are written.
+    const some = await exportsOf({ channel, videos: 300, videoWidth: 4, days: 1 });
+    const someIds = await namedIn(some, 'video_id');
+    const unseen = someIds.filter((id) => !recorded.has(id));
+    for (const id of someIds) recorded.add(id);
+    expect(someIds.length).toBeGreaterThanOrEqual(NAMED_PER_PAGE);
+    const stats = await ingest(some, 100);
+    expect(stats).toMatchObject({
+      resources: someIds.length,
+      written: unseen.length,
+      indexQueries: Math.floor(someIds.length / NAMED_PER_PAGE),
+    });
+    expect(stats.batchGets).toBeGreaterThan(1);
+    expect(stats.batchGets).toBeLessThanOrEqual(1 + Math.ceil(someIds.length / 100));
+    // Read again, all of them are recorded: nothing is written, however the index read was cut short.
+    expect(await ingest(some, 100)).toMatchObject({ written: 0, transactions: 0 });
+    // Videos the channel's files never named are written when first named.
+    const more = await exportsOf({ channel, videos: 1300, videoWidth: 4, days: 1 });
+    const newOnes = (await namedIn(more, 'video_id')).filter((id) => !recorded.has(id));
+    expect(newOnes.length).toBeGreaterThan(0);
+    expect((await ingest(more, 100)).written).toBe(newOnes.length);
+    for (const id of newOnes.slice(0, 3))
+      expect((await entry('VIDEO', id))?.seenBy).toEqual(new Set([`channel:${channel}`]));
   });
 });
 
