@@ -123,7 +123,7 @@ export async function benchIngest(
       const objects: ObjectReader = {
         async get(_bucket, key) {
           const file = bytesFile(key, bytes.get(key) as Buffer);
-          return { body: await file.open(), size: file.size as number, metadata: {} };
+          return { body: await file.open(), metadata: {} };
         },
       };
       const total: IngestSummary[] = [];

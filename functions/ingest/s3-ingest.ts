@@ -29,13 +29,10 @@ import { dynamoRateRepository, type RateRepository } from '../core/reports/stora
 /** Reads export objects: the one adapter that differs between the cloud and `import --as-lambda`. */
 export interface ObjectReader {
   /**
-   * The object in one request: its bytes as a stream, its size and its user metadata (`report-id`, `create-time`),
-   * which GetObject returns with the bytes (a HeadObject first cost a round trip per file).
+   * The object in one request: its bytes as a stream and its user metadata (`report-id`, `create-time`), which
+   * GetObject returns with the bytes (a HeadObject first cost a round trip per file).
    */
-  get(
-    bucket: string,
-    key: string,
-  ): Promise<{ body: AsyncIterable<Uint8Array>; size?: number; metadata: Record<string, string> }>;
+  get(bucket: string, key: string): Promise<{ body: AsyncIterable<Uint8Array>; metadata: Record<string, string> }>;
 }
 
 export const s3ObjectReader = (s3 = new S3Client({})): ObjectReader => ({
@@ -43,7 +40,6 @@ export const s3ObjectReader = (s3 = new S3Client({})): ObjectReader => ({
     const out = await s3.send(new GetObjectCommand({ Bucket: bucket, Key: key }));
     return {
       body: (out.Body as AsyncIterable<Uint8Array> | undefined) ?? (async function* () {})(),
-      ...(out.ContentLength !== undefined ? { size: out.ContentLength } : {}),
       metadata: out.Metadata ?? {},
     };
   },

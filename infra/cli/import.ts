@@ -96,7 +96,7 @@ const resources = dynamoResourceSink(table);
 /** The local file system as the bucket: an object key is a path. */
 const localObjects: ObjectReader = {
   async get(_bucket, key) {
-    return { body: createReadStream(key), size: statSync(key).size, metadata: {} };
+    return { body: createReadStream(key), metadata: {} };
   },
 };
 

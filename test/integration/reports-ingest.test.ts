@@ -622,7 +622,6 @@ describe('per-file loads in any order, restated any number of times, equal the b
         const o = objects.get(key) as { bytes: Buffer; createTime: string };
         return {
           body: await bytesFile(key, o.bytes).open(),
-          size: o.bytes.length,
           metadata: { 'create-time': o.createTime, 'report-id': `r-${key}` },
         };
       },

@@ -7,7 +7,8 @@
  * did, one request; one that does not costs at most a part-page per range more.
  * Every item is handed over once, and each month's items in sort-key order, by one range.
  */
-import { type DynamoDBDocumentClient, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { queryPages } from './query-all';
 
 /** Ranges read at once after the first page (the first page's month and the months after it). */
 export const FAN_OUT = 8;
@@ -65,34 +66,26 @@ export async function queryMonthRange(
   pageItems?: number,
 ): Promise<void> {
   const { pk, from, to, ...rest } = query;
-  // Only the whole range fans out (at its first page that does not end it); its ranges go on page after page.
-  const pages = async (range: SkRange, fanOut: boolean, start?: Record<string, unknown>): Promise<void> => {
-    let ExclusiveStartKey = start;
-    do {
-      const page = await db.send(
-        new QueryCommand({
-          ...rest,
-          KeyConditionExpression: 'pk = :pk AND sk BETWEEN :from AND :to',
-          ExpressionAttributeValues: { ':pk': pk, ':from': range.from, ':to': range.to },
-          ...(pageItems ? { Limit: pageItems } : {}),
-          ExclusiveStartKey,
-        }),
-      );
-      onPage(page.Items ?? []);
-      ExclusiveStartKey = page.LastEvaluatedKey;
-      if (ExclusiveStartKey && fanOut) {
-        const after = String(ExclusiveStartKey.sk);
-        const later = monthRangesAfter(after, to, FAN_OUT - 1);
-        const month = MONTH_SK.exec(after)?.[0];
-        if (later && month) {
-          await Promise.all([
-            pages({ from, to: `${month}~` }, false, ExclusiveStartKey),
-            ...later.map((r) => pages(r, false)),
-          ]);
-          return;
-        }
-      }
-    } while (ExclusiveStartKey);
-  };
-  await pages({ from, to }, true);
+  const input = (range: SkRange) => ({
+    ...rest,
+    KeyConditionExpression: 'pk = :pk AND sk BETWEEN :from AND :to',
+    ExpressionAttributeValues: { ':pk': pk, ':from': range.from, ':to': range.to },
+    ...(pageItems ? { Limit: pageItems } : {}),
+  });
+  // The whole range, page after page until a page ends in a month with months after it; then those ranges at once.
+  let later: SkRange[] | undefined;
+  let month: string | undefined;
+  const next = await queryPages(db, input({ from, to }), (items, key) => {
+    onPage(items);
+    if (!key) return;
+    const after = String(key.sk);
+    later = monthRangesAfter(after, to, FAN_OUT - 1);
+    month = MONTH_SK.exec(after)?.[0];
+    return !(later && month);
+  });
+  if (!next || !later || !month) return;
+  await Promise.all([
+    queryPages(db, input({ from, to: `${month}~` }), onPage, next),
+    ...later.map((r) => queryPages(db, input(r), onPage)),
+  ]);
 }

@@ -17,10 +17,11 @@
  * most twice the cost by key, whatever the channel. An entry the index does not show under the channel (another
  * channel's, or not yet indexed) reads as missing and is written again, which changes nothing.
  */
-import { GetCommand, QueryCommand, TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import { batchGetAll } from '../db/batch-get';
 import { isTransactionCanceled } from '../db/conditions';
 import * as keys from '../db/keys';
+import { queryPages } from '../db/query-all';
 import { backoff, DEFAULT_RETRY } from '../db/retry';
 import { tableDefinition } from '../db/table-definition';
 import type { ResourceSink, SeenResources } from '../reports/ingest/ingest-service';
@@ -170,25 +171,24 @@ export function dynamoResourceSink(
         pages: number,
         onItem: (item: Record<string, unknown>) => void,
       ): Promise<boolean> {
-        let ExclusiveStartKey: Record<string, unknown> | undefined;
-        for (let page = 0; page < pages; page++) {
-          stats.indexQueries++;
-          const out = await db.send(
-            new QueryCommand({
-              TableName: tableName,
-              IndexName: tableDefinition.globalIndexes[0].name,
-              KeyConditionExpression: 'gsi1pk = :pk',
-              ExpressionAttributeValues: { ':pk': keys.channelResourcesPartition(channel) },
-              ...ENTRY_PROJECTION,
-              ...(options.indexPageItems ? { Limit: options.indexPageItems } : {}),
-              ExclusiveStartKey,
-            }),
-          );
-          for (const item of out.Items ?? []) onItem(item);
-          ExclusiveStartKey = out.LastEvaluatedKey;
-          if (!ExclusiveStartKey) return true;
-        }
-        return false;
+        let read = 0;
+        const next = await queryPages(
+          db,
+          {
+            TableName: tableName,
+            IndexName: tableDefinition.globalIndexes[0].name,
+            KeyConditionExpression: 'gsi1pk = :pk',
+            ExpressionAttributeValues: { ':pk': keys.channelResourcesPartition(channel) },
+            ...ENTRY_PROJECTION,
+            ...(options.indexPageItems ? { Limit: options.indexPageItems } : {}),
+          },
+          (items) => {
+            stats.indexQueries++;
+            for (const item of items) onItem(item);
+            return ++read < pages;
+          },
+        );
+        return next === undefined;
       }
 
       /** Writes in transactions; returns the resources to write again with links read afresh. */
