@@ -1,13 +1,15 @@
 /**
  * A long sort-key range read against DynamoDB Local (core/db/month-ranges.ts queryMonthRange): in small pages it
  * fans out by month after the first page, and still hands over every item of the range once, each month's items in
- * sort-key order; a range one page holds is one request. The client's `send` is wrapped only to count the Queries
+ * sort-key order; a range one page holds is one request. Under it, queryPages (core/db/query-all.ts) stops where told
+ * and goes on from the key it returned. The client's `send` is wrapped only to count the Queries
  * that reach DynamoDB and how many are in flight at once.
  */
 import { BatchWriteCommand, type DynamoDBDocumentClient, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDocumentClient } from '../../functions/core/db/document-client';
 import { FAN_OUT, queryMonthRange } from '../../functions/core/db/month-ranges';
+import { queryPages } from '../../functions/core/db/query-all';
 import { useOwnTable } from '../support/own-table';
 
 useOwnTable('month-ranges');
@@ -111,5 +113,36 @@ describe('queryMonthRange', () => {
     expect(maxInFlight).toBe(1);
     expect(await read('D#2031-01-01', 'D#2031-12-31#~', 2)).toEqual([]);
     expect(sent).toBe(1);
+  });
+});
+
+describe('queryPages', () => {
+  const input = () => ({
+    TableName: tableName,
+    KeyConditionExpression: 'pk = :pk AND sk BETWEEN :from AND :to',
+    ExpressionAttributeValues: { ':pk': PK, ':from': 'D#2025-01-01', ':to': 'D#2025-12-31#~' },
+    ProjectionExpression: 'pk, sk',
+    Limit: 5,
+  });
+
+  it('stops after the page its callback refuses, and goes on from the key it returns to the end', async () => {
+    const all = expected('D#2025-01-01', 'D#2025-12-31#~');
+    sent = 0;
+    const first: string[] = [];
+    let pages = 0;
+    const next = await queryPages(db, input(), (items, key) => {
+      first.push(...items.map((i) => String(i.sk)));
+      expect(key).toBeDefined();
+      return ++pages < 2;
+    });
+    expect(sent).toBe(2);
+    expect(first).toEqual(all.slice(0, 10));
+    expect(next?.sk).toBe(all[9]);
+
+    const rest: string[] = [];
+    const end = await queryPages(db, input(), (items) => rest.push(...items.map((i) => String(i.sk))), next);
+    expect(end).toBeUndefined();
+    // Every item once and in order: the second read began where the first stopped, not at the start.
+    expect([...first, ...rest]).toEqual(all);
   });
 });
