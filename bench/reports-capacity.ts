@@ -5,7 +5,7 @@
  *
  * - reads are eventually consistent unless asked otherwise: a Query page costs 0.5 RRU per 4 KB of the whole items
  *   it reads (summed, rounded up; at least 0.5), a GetItem or a BatchGetItem item 0.5 RRU per 4 KB of its item
- *   (rounded up each), doubled for consistent reads. A projection does not lower the bill, so the counting client
+ *   (rounded up each; a key without an item 0.5), doubled for consistent reads. A projection does not lower the bill, so the counting client
  *   drops projections to see whole items (the answer it then gets is not used: only the reads count);
  * - a write costs 1 WRU per KB (rounded up) of the larger of the item before and after it, twice in a transaction; a
  *   ConditionCheck 2 RRU per 4 KB. The item before and after are read through the plain client, uncounted.
@@ -132,9 +132,17 @@ export function countingClient(db: DynamoDBDocumentClient): { db: DynamoDBDocume
       case 'BatchGetCommand': {
         const requests = input.RequestItems as Record<string, Input>;
         for (const r of Object.values(requests)) unproject(r);
-        const out = (await db.send(command as never)) as { Responses?: Record<string, Record<string, unknown>[]> };
-        for (const [t, items] of Object.entries(out.Responses ?? {}))
-          read(items, requests[t]?.ConsistentRead === true, false);
+        const out = (await db.send(command as never)) as {
+          Responses?: Record<string, Record<string, unknown>[]>;
+          UnprocessedKeys?: Record<string, { Keys?: unknown[] }>;
+        };
+        for (const [t, request] of Object.entries(requests)) {
+          const items = out.Responses?.[t] ?? [];
+          // A key with no item is billed the least read, as a GetItem of it is.
+          const asked = (request.Keys as unknown[]).length - (out.UnprocessedKeys?.[t]?.Keys?.length ?? 0);
+          const missing = Array.from({ length: Math.max(0, asked - items.length) }, () => undefined);
+          read([...items, ...missing], request.ConsistentRead === true, false);
+        }
         return out;
       }
       case 'PutCommand':

@@ -69,6 +69,22 @@ describe('countingClient', () => {
     await counted.send(new GetCommand({ TableName: TableName(), Key: { pk, sk: 'a' }, ConsistentRead: true }));
     expect(capacity.rru).toBe(2 + 2);
     expect(capacity.calls).toBe(2);
+    // A key without an item costs the least read, as DynamoDB bills it; it is no item read.
+    await counted.send(
+      new BatchGetCommand({
+        RequestItems: {
+          [TableName()]: {
+            Keys: [
+              { pk, sk: 'a' },
+              { pk, sk: 'none' },
+              { pk, sk: 'none2' },
+            ],
+          },
+        },
+      }),
+    );
+    expect(capacity.rru).toBe(4 + 1 + 0.5 + 0.5);
+    expect(capacity.itemsRead).toBe(2 + 1 + 1);
   });
 
   it('bills a write on the larger of the item before and after', async () => {
