@@ -223,6 +223,16 @@ const QUERIES: Record<string, string>[] = [
     sort: '-estimatedMinutesWatched',
     maxResults: '10',
   },
+  // A region's top 3 (its months' heads decide it, where they are headed).
+  {
+    startDate: '2026-03-01',
+    endDate: '2026-05-31',
+    metrics: 'views,likes',
+    dimensions: 'video',
+    filters: 'continent==019',
+    sort: '-views',
+    maxResults: '3',
+  },
   {
     startDate: '2026-04-01',
     endDate: '2026-04-30',
@@ -528,7 +538,8 @@ describe('per-file loads in any order, restated any number of times, equal the b
   // The third with heads of 3 rows (storage/heads.ts): the channel's by-video cubes are headed.
   for (const [seed, headRows] of [[13], [2026], [7, 3]] as const) {
     it(`random restatement sequence (seed ${seed}${headRows ? ', headed' : ''}): one file per load ≡ one batch of each day's last version`, async () => {
-      const options = headRows ? { headRows } : {};
+      // Headed: regional months too, from 8 rows.
+      const options = headRows ? { heads: { rows: headRows, regionalFrom: 8 } } : {};
       const next = random(seed);
       const sequenced = await freshChannel();
       const batch = await freshChannel();

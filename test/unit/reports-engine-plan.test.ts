@@ -444,7 +444,9 @@ function recordingRepository() {
       return out;
     },
   };
-  return { repo: repo as unknown as FactRepository, reads, batches: () => batches };
+  // A region's months by key (and their marks) for a top-N: recorded as readHeads records its periods.
+  const withMonths = { ...repo, readMonthHeads: repo.readHeads };
+  return { repo: withMonths as unknown as FactRepository, reads, batches: () => batches };
 }
 
 async function plan(q: CubeQuery) {

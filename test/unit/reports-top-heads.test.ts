@@ -19,6 +19,7 @@ import {
   type HeadSettings,
   headRowIndices,
   headSettings,
+  REGIONAL_HEAD_FROM,
 } from '../../functions/core/reports/storage/heads';
 import { encodeUnitCube } from '../../functions/core/reports/storage/unit-codec';
 import {
@@ -54,7 +55,7 @@ function piece(rows: readonly Row[], k: number | undefined): { read: TopPiece; f
   const dicts = new Dicts();
   const cube = unitCube(rows, dicts);
   const full = stored(cube);
-  const settings = headSettings(['video'], false, POSITIONS, k);
+  const settings = headSettings(['video'], undefined, POSITIONS, k === undefined ? {} : { rows: k });
   if (k === undefined || !settings) return { read: { cube: full }, full };
   const builder = new HeadBuilder(settings);
   // In two blocks, as CubeWriter streams a large cube.
@@ -121,7 +122,7 @@ describe('heads', () => {
             watchMinutes: minutes === null ? null : minutes / 7,
           }));
           const cube = unitCube(rows, new Dicts());
-          const settings = headSettings(['video'], false, POSITIONS, k) as { columns: number[]; rows: number };
+          const settings = headSettings(['video'], undefined, POSITIONS, { rows: k }) as HeadSettings;
           const kept = new Set(headRowIndices(cube, settings.columns, k));
           const builder = new HeadBuilder(settings);
           builder.add(cube);
@@ -145,13 +146,20 @@ describe('heads', () => {
     );
   });
 
-  it('are kept for flat by-video grains only, and only for measures the family has', () => {
-    expect(headSettings(['video'], false, POSITIONS)).toBeDefined();
-    expect(headSettings(['channel', 'video'], false, POSITIONS)).toBeDefined();
-    expect(headSettings(['video', 'country'], false, POSITIONS)).toBeUndefined();
-    expect(headSettings(['video'], true, POSITIONS)).toBeUndefined();
-    expect(headSettings(['day'], false, POSITIONS)).toBeUndefined();
-    expect(headSettings(['video'], false, [MEASURE_INDEX.estimatedRevenue])).toBeUndefined();
+  it("are kept for by-video grains, flat or a region's, and only for measures the family has", () => {
+    expect(headSettings(['video'], undefined, POSITIONS)).toMatchObject({ rows: HEAD_ROWS, from: 8 * HEAD_ROWS });
+    expect(headSettings(['channel', 'video'], undefined, POSITIONS)).toBeDefined();
+    expect(headSettings(['video', 'country'], undefined, POSITIONS)).toBeUndefined();
+    expect(headSettings(['video'], 'videoBucket', POSITIONS)).toBeUndefined();
+    expect(headSettings(['day'], undefined, POSITIONS)).toBeUndefined();
+    expect(headSettings(['video'], undefined, [MEASURE_INDEX.estimatedRevenue])).toBeUndefined();
+    // A region's months are headed from REGIONAL_HEAD_FROM rows (a year is twelve of them), whatever the head's rows.
+    for (const region of ['continent', 'subContinent', 'country'])
+      expect(headSettings(['video'], region, POSITIONS, { rows: 4 })).toMatchObject({
+        rows: 4,
+        from: REGIONAL_HEAD_FROM,
+      });
+    expect(headSettings(['video'], 'continent', POSITIONS, { regionalFrom: 32 })?.from).toBe(32);
   });
 });
 
@@ -345,7 +353,7 @@ describe('chunk index', () => {
 
   async function written(rows: readonly Row[]) {
     const dicts = new Dicts();
-    const settings = headSettings(['video'], false, POSITIONS, 10) as HeadSettings;
+    const settings = headSettings(['video'], undefined, POSITIONS, { rows: 10 }) as HeadSettings;
     const chunks = new Map<number, StoredCube>();
     const writer = new CubeWriter(
       ['video'],

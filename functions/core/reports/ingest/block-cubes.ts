@@ -20,7 +20,7 @@ import * as keys from '../../db/keys';
 import type { FamilyDef } from '../catalog/families';
 import { BLOCK_MONTHS, blockMonths, blockPeriod, blocksHolding, type CubeVariant } from '../storage/cube';
 import { ChunkRegistry, type FactWriter } from '../storage/fact-writer';
-import { headSettings } from '../storage/heads';
+import { type HeadSizes, headSettings } from '../storage/heads';
 import type { LeaseRepository } from '../storage/lease-repository';
 import { concatUnits, type Dicts, rollupUnits, type UnitCube } from '../storage/units';
 import { holdLease, type LeaseSettings } from './lease-keeper';
@@ -164,7 +164,7 @@ export async function writeDueBlocks(
   family: FamilyDef,
   plan: FamilyPlan,
   owner: string,
-  options: { holder: string; lease: LeaseSettings; dicts: Dicts; headRows?: number },
+  options: { holder: string; lease: LeaseSettings; dicts: Dicts; heads?: HeadSizes },
 ): Promise<number> {
   if (plan.blocks.length === 0) return 0;
   const { writer } = stores;
@@ -205,7 +205,7 @@ async function writeBlocks(
   writer: FactWriter,
   pk: string,
   variant: CubeVariant,
-  { dicts, headRows }: { dicts: Dicts; headRows?: number },
+  { dicts, heads }: { dicts: Dicts; heads?: HeadSizes },
   measures: readonly number[],
   cubes: readonly { period: string; cube: UnitCube }[],
   gen: string,
@@ -222,7 +222,7 @@ async function writeBlocks(
       chunked.written(pk, period, gen, 1);
       continue;
     }
-    const head = headSettings(variant.grain, variant.partitionBy !== undefined, measures, headRows);
+    const head = headSettings(variant.grain, variant.partitionBy, measures, heads);
     const w = writer.cubeWriter(pk, period, variant.grain, dicts, measures, gen, guard, undefined, head);
     await w.append(cube);
     const done = await w.finish();

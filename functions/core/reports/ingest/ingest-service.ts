@@ -22,6 +22,7 @@ import { FAMILY_BY_CODE, type FamilyDef, familyMeasures, familyOfReportType } fr
 import { MEASURE_INDEX } from '../catalog/metrics';
 import type { DayRecord } from '../storage/fact-writer';
 import { dynamoFactWriter } from '../storage/fact-writer';
+import type { HeadSizes } from '../storage/heads';
 import { dynamoIngestStatusRepository } from '../storage/ingest-status-repository';
 import { dynamoLeaseRepository } from '../storage/lease-repository';
 import type { RateRepository } from '../storage/rate-repository';
@@ -75,8 +76,8 @@ export interface IngestOptions {
    * rewrites the month's cubes).
    */
   readonly openDays?: number;
-  /** Rows a by-video cube's head keeps per measure (storage/heads.ts HEAD_ROWS; tests head small cubes with fewer). */
-  readonly headRows?: number;
+  /** How heads are sized (storage/heads.ts HEAD_ROWS, REGIONAL_HEAD_FROM; tests head small cubes). */
+  readonly heads?: HeadSizes;
   /** Months loaded at once (default 2). */
   readonly concurrency?: number;
   /** Record rejected files in the table (default true). */
@@ -405,7 +406,7 @@ export async function ingestFiles(
           dicts,
           releases,
           ...(options.openDays !== undefined ? { openDays: options.openDays } : {}),
-          ...(options.headRows !== undefined ? { headRows: options.headRows } : {}),
+          ...(options.heads !== undefined ? { heads: options.heads } : {}),
         });
         summary.days += result.loaded.length;
         for (const s of result.skipped) {
@@ -448,7 +449,7 @@ export async function ingestFiles(
           holder,
           lease,
           dicts,
-          ...(options.headRows !== undefined ? { headRows: options.headRows } : {}),
+          ...(options.heads !== undefined ? { heads: options.heads } : {}),
         });
       } catch (err) {
         // The months stay due: a retry of these files (or the next load of this owner) writes the blocks.
@@ -497,7 +498,7 @@ export async function compactMonths(
   stores: IngestStores,
   familyCode: string,
   owner: string,
-  options: { holder?: string; lease?: LeaseSettings; now?: () => Date; headRows?: number } = {},
+  options: { holder?: string; lease?: LeaseSettings; now?: () => Date; heads?: HeadSizes } = {},
 ): Promise<string[]> {
   const family = FAMILY_BY_CODE.get(familyCode);
   if (!family) throw new Error(`unknown report family ${familyCode}`);
@@ -508,7 +509,7 @@ export async function compactMonths(
     lease: options.lease ?? DEFAULT_LEASE,
     now: options.now ?? (() => new Date()),
     dicts: new Dicts(),
-    ...(options.headRows !== undefined ? { headRows: options.headRows } : {}),
+    ...(options.heads !== undefined ? { heads: options.heads } : {}),
   };
   const months = await stores.writer.openMonths(family.code, owner);
   for (const month of months) await loadMonth(stores, family, plan, owner, month, [], { ...settings, compact: true });

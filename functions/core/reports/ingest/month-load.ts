@@ -22,6 +22,7 @@ import type { FamilyDef } from '../catalog/families';
 import { daysIn } from '../storage/cube';
 import type { DayRecord, FactWriter, MonthManifest, PendingLoad } from '../storage/fact-writer';
 import { emptyManifest } from '../storage/fact-writer';
+import type { HeadSizes } from '../storage/heads';
 import type { IngestStatusRepository } from '../storage/ingest-status-repository';
 import type { LeaseRepository } from '../storage/lease-repository';
 import { concatUnits, type Dicts, emptyUnitCube, type UnitCube } from '../storage/units';
@@ -75,7 +76,7 @@ interface MonthTarget {
   readonly owner: string;
   readonly month: string;
   readonly dicts: Dicts;
-  readonly headRows?: number;
+  readonly heads?: HeadSizes;
 }
 
 /** How a load writes its month's flat cubes (month-pieces.ts): as pieces of its days, or compacted. */
@@ -161,8 +162,8 @@ export async function loadMonth(
     now: () => Date;
     dicts: Dicts;
     openDays?: number;
-    /** Rows a by-video cube's head keeps per measure (storage/heads.ts). */
-    headRows?: number;
+    /** How heads are sized (storage/heads.ts). */
+    heads?: HeadSizes;
     /** Fold the month's pieces into its cubes even when no day is loaded (month-pieces.ts). */
     compact?: boolean;
     /**
@@ -180,7 +181,7 @@ export async function loadMonth(
     owner,
     month,
     dicts,
-    ...(options.headRows !== undefined ? { headRows: options.headRows } : {}),
+    ...(options.heads !== undefined ? { heads: options.heads } : {}),
   };
   const held = await holdLease(leases, keys.monthLease(family.code, owner, month), options.holder, options.lease);
   try {

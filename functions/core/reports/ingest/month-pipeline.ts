@@ -29,7 +29,7 @@ import {
   variantsOf,
 } from '../storage/cube';
 import { ChunkRegistry, FACT_ENTITY, type FactWriter, type Guard, type MonthManifest } from '../storage/fact-writer';
-import { headSettings } from '../storage/heads';
+import { type HeadSizes, headSettings } from '../storage/heads';
 import { DAY_BLOB_DEFLATE_FROM, encodeBlob, encodeToFit } from '../storage/unit-codec';
 import {
   canonicalKeys,
@@ -402,8 +402,8 @@ export interface PipelineInput {
   readonly removeDays?: readonly string[];
   /** The compaction number written on the month cubes, or on the pieces (month-pieces.ts). */
   readonly pb: number;
-  /** Rows a by-video cube's head keeps per measure (heads.ts HEAD_ROWS when absent). */
-  readonly headRows?: number;
+  /** How heads are sized (heads.ts HEAD_ROWS and REGIONAL_HEAD_FROM when absent). */
+  readonly heads?: HeadSizes;
   /**
    * Write the days' pieces of the month's flat cubes instead of the month cubes (`root` absent), after the days'
    * full-day cubes (so a load undone after a crash wrote none); `removeDays` lose theirs.
@@ -426,10 +426,9 @@ export interface PipelineInput {
  * `finish` returns every item of the cube, the first first (to write the same cube at another key: a piece).
  */
 type CubeFor = (
-  variant: string,
+  variant: CubeVariant,
   partition: string | undefined,
   period: string,
-  grain: readonly string[],
   keep?: boolean,
 ) => {
   append(cube: UnitCube): Promise<void>;
@@ -452,8 +451,9 @@ export async function runPipeline(
   const firstsOfMonth: Record<string, unknown>[] = [];
 
   /** A cube through a CubeWriter; its first chunk goes to `firsts`, stale chunks of an earlier generation noted. */
-  const cubeFor: CubeFor = (variant, partition, period, grain, keep = false) => {
-    const key = pk(variant, partition);
+  const cubeFor: CubeFor = (variant, partition, period, keep = false) => {
+    const { grain } = variant;
+    const key = pk(variant.name, partition);
     const kept: Record<string, unknown>[] = [];
     const w = writer.cubeWriter(
       key,
@@ -464,7 +464,7 @@ export async function runPipeline(
       gen,
       guard,
       keep ? (i) => kept.push(i) : undefined,
-      headSettings(grain, partition !== undefined, measures, input.headRows),
+      headSettings(grain, variant.partitionBy, measures, input.heads),
     );
     return {
       append: w.append,
@@ -502,7 +502,7 @@ export async function runPipeline(
   const days = input.days.map((d) => ({
     ...d,
     dd: d.day.slice(8, 10),
-    full: d.writeFull ? cubeFor(plan.full.name, undefined, keys.factDaySk(d.day), plan.full.grain) : undefined,
+    full: d.writeFull ? cubeFor(plan.full, undefined, keys.factDaySk(d.day)) : undefined,
     /** The items of the day's cubes a piece copies (variant → items), when pieces are written. */
     copies: new Map<string, Record<string, unknown>[]>(),
     videoParts: new Map(plan.day.filter(hasVideo).map((v) => [v.name, [] as UnitCube[]])),
@@ -512,7 +512,7 @@ export async function runPipeline(
   const countries = new Set<number>();
   const root = input.root;
   const stored = root?.stored ? new GroupReader(root.stored) : undefined;
-  const rootWriter = root ? cubeFor(plan.root.name, undefined, keys.factMonthSk(month), plan.root.grain) : undefined;
+  const rootWriter = root ? cubeFor(plan.root, undefined, keys.factMonthSk(month)) : undefined;
   const monthVideo = new Map(
     plan.month.filter((v) => hasVideo(v) && !v.partitionBy).map((v) => [v.name, [] as UnitCube[]]),
   );
@@ -612,7 +612,7 @@ export async function runPipeline(
         ? concatUnits(d.videoParts.get(v.name) as UnitCube[])
         : (d.totals.get(v.name) as Totals).result();
       cubes.set(v.name, cube);
-      const w = cubeFor(v.name, undefined, period, v.grain, input.pieces === true);
+      const w = cubeFor(v, undefined, period, input.pieces === true);
       await w.append(cube);
       d.copies.set(v.name, await w.finish(firstsOfDays));
     }
@@ -676,13 +676,13 @@ export async function runPipeline(
     const period = keys.factMonthSk(month);
     for (const [name, parts] of monthVideo) {
       const v = plan.month.find((x) => x.name === name) as CubeVariant;
-      const w = cubeFor(name, undefined, period, v.grain);
+      const w = cubeFor(v, undefined, period);
       for (const part of parts) await w.append(part);
       await w.finish(firstsOfMonth, { pb: input.pb });
     }
     for (const [name, totals] of monthTotals) {
       const v = plan.month.find((x) => x.name === name) as CubeVariant;
-      const w = cubeFor(name, undefined, period, v.grain);
+      const w = cubeFor(v, undefined, period);
       await w.append(totals.result());
       await w.finish(firstsOfMonth, { pb: input.pb });
     }
@@ -693,7 +693,8 @@ export async function runPipeline(
         for (const value of record[v.name] ?? [])
           if (!partitions.has(value)) partitions.set(value, new UnitCubeBuilder(v.grain, dicts, measures));
       for (const [value, builder] of [...partitions].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
-        const w = cubeFor(v.name, value, period, v.grain);
+        const w = cubeFor(v, value, period);
+        // Its rows come in the merged root's canonical order, so a headed one's head indexes its row chunks (heads.ts).
         await w.append(builder.build());
         await w.finish(firstsOfMonth, { pb: input.pb });
         send(false);

@@ -326,10 +326,11 @@ function planSource(q: CubeQuery): SourcePlan {
     if (!daily) throw notSupported(`${q.family.type} cannot answer this combination`);
     for (const [from, to] of byDay) planned.push({ variant: daily.variant, from: `D#${from}`, to: `D#${to}` });
   }
-  // A top-N of by-video cubes (no partition, no days counted apart): blocks and days may be read as their heads.
-  const top = topOf({ ...q, restricted: restricted(q) });
+  // A top-N of by-video cubes (flat or a region's partition, no days counted apart): blocks, days and a region's
+  // months may be read as their heads.
+  const top = topOf({ ...q, restricted: restricted(q, planned.length > 0 && planned.every(isRegionalRead)) });
   const headed =
-    top !== undefined && planned.every((p) => !p.days && isHeadedGrain(p.variant.grain, p.partition !== undefined));
+    top !== undefined && planned.every((p) => !p.days && isHeadedGrain(p.variant.grain, p.variant.partitionBy));
   return {
     family: q.family.code,
     owner: q.owner,
@@ -343,13 +344,18 @@ function planSource(q: CubeQuery): SourcePlan {
   };
 }
 
-/** Whether anything but a video's own rows decides the answer: a filter, a currency, a link date, joined families. */
-const restricted = (q: CubeQuery) =>
+/** A read of a region's own partition: its rows are the region's, the geographic filter met by what is read. */
+const isRegionalRead = (p: Planned) => p.variant.partitionBy !== undefined && p.variant.partitionBy !== 'videoBucket';
+
+/**
+ * Whether anything but a video's own rows decides the answer: a filter, a currency, a link date, joined families.
+ * `inRegion`: every read is the region's partition, so the geographic filter restricts nothing more.
+ */
+const restricted = (q: CubeQuery, inRegion: boolean) =>
   q.rate !== undefined ||
   linkInRange(q) ||
   (q.sources?.length ?? 1) > 1 ||
-  q.filters.country !== undefined ||
-  q.filters.region !== undefined ||
+  (!inRegion && (q.filters.country !== undefined || q.filters.region !== undefined)) ||
   q.filters.video !== undefined ||
   Object.keys(q.filters.values ?? {}).length > 0;
 
@@ -418,6 +424,13 @@ function byAddress(
   return out;
 }
 
+/** The months `from` … `to` (`M#yyyy-mm` sort keys), as sort keys. */
+function monthsBetween(from: string, to: string): string[] {
+  const out: string[] = [];
+  for (let i = monthIndex(from.slice(2)); i <= monthIndex(to.slice(2)); i++) out.push(`M#${monthAt(i)}`);
+  return out;
+}
+
 /** The days `from` … `to` (`D#yyyy-mm-dd` sort keys), as sort keys. */
 function daysBetween(from: string, to: string): string[] {
   const out: string[] = [];
@@ -439,15 +452,25 @@ async function readTop(
   columns: CubeColumns,
   stats: ReadStats,
 ): Promise<Read[]> {
+  // A region's months are read by key (a year is twelve); a month's first item is its head when it has one.
+  const regional = queries.some(isRegionalRead);
   const byKeyOf = (p: Planned) =>
-    p.from.startsWith('B') ? [p.from] : p.from.startsWith('D#') ? daysBetween(p.from, p.to) : [];
+    p.from.startsWith('B')
+      ? [p.from]
+      : p.from.startsWith('D#')
+        ? daysBetween(p.from, p.to)
+        : regional && p.from.startsWith('M#')
+          ? monthsBetween(p.from, p.to)
+          : [];
   const byKey = byAddress(queries, byKeyOf);
-  // Month ranges (a Query each): read whole.
+  // Month ranges of flat cubes (a Query each): read whole.
   const whole = queries.filter((p) => byKeyOf(p).length === 0);
   const pieces: { period: string; read: HeadedCube }[] = [];
   await Promise.all([
     ...[...byKey.values()].map(async ({ first, periods }) => {
-      const found = await repo.readHeads(addressOf(first), periods, stats, columns);
+      const found = regional
+        ? await repo.readMonthHeads(addressOf(first), periods, stats, columns)
+        : await repo.readHeads(addressOf(first), periods, stats, columns);
       // No block where its months may hold data (stored before blocks existed, or holding an open month).
       const missing = periods.filter((period) => period.startsWith('B') && !found.has(period));
       const rebuilt =
@@ -472,7 +495,9 @@ async function readTop(
     );
     if ('winners' in decision) {
       const cubes = pieces.map(({ period, read }) => ({ period, cube: 'cube' in read ? read.cube : read.head }));
-      return [{ cubes, ...(decision.winners ? { videos: decision.winners } : {}) }];
+      return [
+        { cubes, ...(decision.winners ? { videos: decision.winners } : {}), ...(regional ? { regional: true } : {}) },
+      ];
     }
     if ('readWhole' in decision) {
       await Promise.all(

@@ -1,12 +1,12 @@
 /**
  * Top videos from ranked heads (storage/heads.ts): a top-N sorted by a headed measure reads each piece of its range
- * (blocks, days) as its head when it has one, and decides which N videos win from what the heads know, Fagin's
- * threshold algorithm: a video's total is at least the sum of its rows in the heads it is in (and in the pieces read
- * whole), and at most that plus the threshold of every head it is not in; a video in no head has at most the sum of
- * the thresholds. The N best least totals decide when each is greater than every other video's greatest possible
- * total: then no other video can rank before them, whatever the ties. The winners' rows must then be known in every
- * piece; a head missing some of them reads their rows (the chunks that may hold them, by its chunk index), and every
- * head is read whole when the heads do not decide. The answer is then the query restricted to the winners, exact
+ * (blocks, days, a region's months) as its head when it has one, and decides which N videos win from what the heads
+ * know, Fagin's threshold algorithm: a video's total is at least the sum of its rows in the heads it is in (and in the
+ * pieces read whole), and at most that plus the threshold of every head it is not in; a video in no head has at most
+ * the sum of the thresholds. The N best least totals decide when each is greater than every other video's greatest
+ * possible total: then no other video can rank before them, whatever the ties. The winners' rows must then be known in
+ * every piece; a head missing some of them reads their rows (the chunks that may hold them, by its chunk index), and
+ * every head is read whole when the heads do not decide. The answer is then the query restricted to the winners, exact
  * (engine.ts answers it as any other).
  */
 import { MEASURE_INDEX, METRICS, type Measure, type MetricName } from '../catalog/metrics';

@@ -400,7 +400,16 @@ export const dynamoFactRepository = ({ db, tableName }: TableContext, options: F
     columns: CubeColumns,
   ): Promise<Map<string, HeadedCube>> => {
     const pk = keys.factPartition(address.family, address.channel, address.variant, address.partition);
-    const firsts = await readFirsts(pk, periods, stats, columns);
+    return headsOf(pk, await readFirsts(pk, periods, stats, columns), stats, columns);
+  };
+
+  /** The cubes whose first items are `firsts`, as readHeads hands them over. */
+  const headsOf = async (
+    pk: string,
+    firsts: readonly { period: string; first: Record<string, unknown>; header: ChunkHeader }[],
+    stats: ReadStats,
+    columns: CubeColumns,
+  ): Promise<Map<string, HeadedCube>> => {
     const out = new Map<string, HeadedCube>();
     const plain = firsts.filter((f) => {
       const thresholds = f.header.head;
@@ -430,6 +439,49 @@ export const dynamoFactRepository = ({ db, tableName }: TableContext, options: F
       return false;
     });
     for (const [period, cube] of await readRest(pk, plain, stats, columns)) out.set(period, { cube });
+    return out;
+  };
+
+  /**
+   * A regional variant's months by key, as a top-N reads them: as readHeads reads them, but a month still open (its
+   * mark, `M#<month>#o`, as new as its cube: month-pieces.ts) whole with its open days, as `read` reads it. The
+   * marks go out with the months' first items, in one request.
+   */
+  const readMonthHeads = async (
+    address: CubeAddress,
+    months: readonly string[],
+    stats: ReadStats,
+    columns: CubeColumns,
+  ): Promise<Map<string, HeadedCube>> => {
+    const pk = keys.factPartition(address.family, address.channel, address.variant, address.partition);
+    const [firsts, marks] = await Promise.all([
+      readFirsts(pk, months, stats, columns),
+      getMany(
+        months.map((month) => ({ pk, sk: keys.factOpenSk(month.slice(2)) })),
+        stats,
+        columns,
+      ),
+    ]);
+    const firstOf = new Map(firsts.map((f) => [f.period, f.first]));
+    const open = new Set(
+      marks
+        .map((mark) => ({ mark, period: String(mark.sk).slice(0, -2) }))
+        .filter(({ mark, period }) => {
+          const first = firstOf.get(period);
+          return !first || pieceBase(first) === pieceBase(mark);
+        })
+        .map(({ period }) => period),
+    );
+    const [out, opened] = await Promise.all([
+      headsOf(
+        pk,
+        firsts.filter((f) => !open.has(f.period)),
+        stats,
+        columns,
+      ),
+      Promise.all([...open].map((month) => read(address, month, month, stats, columns))),
+    ]);
+    for (const { period, cube } of opened.flat()) out.set(period, { cube });
     return out;
   };
 
@@ -623,28 +675,30 @@ export const dynamoFactRepository = ({ db, tableName }: TableContext, options: F
     }));
   };
 
+  /**
+   * Cubes of one variant/partition whose period lies in [fromSk, toSk], in period order. With `columns`, only
+   * those grain dimensions and measures are read (see decodeCube).
+   */
+  const read = async (
+    address: CubeAddress,
+    fromSk: string,
+    toSk: string,
+    stats: ReadStats,
+    columns?: CubeColumns,
+  ): Promise<PeriodCube[]> => {
+    const { layout, variant } = variantOf(address);
+    const pk = factPk(address, layout);
+    if (layout === 'flat' || !variant) {
+      const { cubes, marked } = await readFlat(address, pk, fromSk, toSk, stats, columns, variant?.grain);
+      return marked.length === 0 || !variant ? cubes : addOpenDays(address, variant, cubes, marked, stats, columns);
+    }
+    if (layout === 'daily' && address.partition !== undefined)
+      return readDaily(pk, variant, address.partition, fromSk, toSk, stats, columns);
+    return readByDay(pk, variant, fromSk, toSk, stats, columns);
+  };
+
   return {
-    /**
-     * Cubes of one variant/partition whose period lies in [fromSk, toSk], in period order. With `columns`, only
-     * those grain dimensions and measures are read (see decodeCube).
-     */
-    async read(
-      address: CubeAddress,
-      fromSk: string,
-      toSk: string,
-      stats: ReadStats,
-      columns?: CubeColumns,
-    ): Promise<PeriodCube[]> {
-      const { layout, variant } = variantOf(address);
-      const pk = factPk(address, layout);
-      if (layout === 'flat' || !variant) {
-        const { cubes, marked } = await readFlat(address, pk, fromSk, toSk, stats, columns, variant?.grain);
-        return marked.length === 0 || !variant ? cubes : addOpenDays(address, variant, cubes, marked, stats, columns);
-      }
-      if (layout === 'daily' && address.partition !== undefined)
-        return readDaily(pk, variant, address.partition, fromSk, toSk, stats, columns);
-      return readByDay(pk, variant, fromSk, toSk, stats, columns);
-    },
+    read,
 
     /**
      * Blocks of months not stored (loaded before blocks existed, or holding an open month: block-cubes.ts) from their
@@ -698,6 +752,7 @@ export const dynamoFactRepository = ({ db, tableName }: TableContext, options: F
 
     readPeriods,
     readHeads,
+    readMonthHeads,
   };
 };
 

@@ -22,7 +22,7 @@ import {
   chunkSk,
   rowChunks,
 } from './fact-repository';
-import { ChunkIndexBuilder, HEAD_FROM_TIMES, HeadBuilder, type HeadSettings } from './heads';
+import { ChunkIndexBuilder, HeadBuilder, type HeadSettings } from './heads';
 import type { Lease, LeaseRepository } from './lease-repository';
 import { isPieceSk, pieceBase, piecePeriod } from './month-pieces';
 import { decodeUnitCube, encodeToFit, encodeUnitCube } from './unit-codec';
@@ -165,7 +165,7 @@ export class ChunkRegistry {
  * cube of millions of rows never has to be in memory at once. Chunks after the first are handed to `write` as they
  * are made; the first is kept until `finish`, which knows the count. The same rows always give the same chunks.
  *
- * With `head` (heads.ts), a cube of HEAD_FROM_TIMES × its head's rows or more is headed: every
+ * With `head` (heads.ts), a cube of `head.from` rows or more is headed: every
  * chunk of rows goes to `write` (1…n) and the first item `finish` returns is the head, naming n + 1 chunks and each
  * measure's threshold, and each row chunk's first video when the rows came in the canonical order (the chunk index,
  * heads.ts). Whether a cube is headed is known at its first block: the first is encoded either when
@@ -203,7 +203,7 @@ export class CubeWriter {
     this.buffered -= block.size;
     if (!this.decided) {
       this.decided = true;
-      if (this.head && this.rows >= HEAD_FROM_TIMES * this.head.rows) {
+      if (this.head && this.rows >= this.head.from) {
         this.heads = new HeadBuilder(this.head);
         this.index = new ChunkIndexBuilder();
       }

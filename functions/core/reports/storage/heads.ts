@@ -1,13 +1,14 @@
 /**
  * Ranked heads of the by-video cubes (docs/reports-storage.md, "Top videos: ranked heads"). A top 10 of a year read
  * every video's row of the year's blocks: linear in the channel's videos, 60 MB at a million. A by-video cube of
- * HEAD_FROM_TIMES × HEAD_ROWS rows or more is therefore stored headed: its rows in chunks 1…n (as any large cube's),
- * and at the period's key, where a cube's first chunk goes, its **head**: the rows among the HEAD_ROWS best by each
- * HEADED measure, whole (every measure), and per measure the HEAD_ROWS-th best value, the **threshold**: no video
- * outside the head has more there. A top-N sorted by one of those measures reads the heads of its pieces (a year: three small items) and adds up
- * what they know; when the best N's least possible totals beat every other video's greatest possible total, the heads
- * decide (query/top-heads.ts), else the pieces are read whole. The head is the cube's first item, written last like
- * every first chunk, so it is always the head of the chunks it names.
+ * HEAD_FROM_TIMES × HEAD_ROWS rows or more (a region's month: REGIONAL_HEAD_FROM) is therefore stored headed: its rows
+ * in chunks 1…n (as any large cube's), and at the period's key, where a cube's first chunk goes, its **head**: the
+ * rows among the HEAD_ROWS best by each HEADED measure, whole (every measure), and per measure the HEAD_ROWS-th best
+ * value, the **threshold**: no video outside the head has more there. A top-N sorted by one of those measures reads
+ * the heads of its pieces (a year: three blocks, or a region's twelve months) and adds up what they know; when the
+ * best N's least possible totals beat every other video's greatest possible total, the heads decide
+ * (query/top-heads.ts), else the pieces are read whole. The head is the cube's first item, written last like every
+ * first chunk, so it is always the head of the chunks it names.
  */
 import { MEASURE_INDEX, type Measure } from '../catalog/metrics';
 import { videoBucket } from './cube';
@@ -36,15 +37,40 @@ export const HEADED: readonly Measure[] = [
 ];
 export const HEADED_INDEX: readonly number[] = HEADED.map((m) => MEASURE_INDEX[m]);
 
-/** How a cube writer heads a cube: the headed measures' positions in its measures, and the rows kept per measure. */
+/**
+ * A regional cube (`vk`, `vs`, `vn`: a partition per region, one row per video, a cube per month) is headed from
+ * this many rows. Its pieces are months, so a year is twelve heads, and a winner missing from one (a video published
+ * since) costs that month's row chunk: below this a month is a chunk or two and reading it whole costs no more. At a
+ * million videos a region's month is tens of chunks, and its head decides the top N from a few hundred rows.
+ */
+export const REGIONAL_HEAD_FROM = 100_000;
+
+/** How heads are sized: rows kept per measure, and the rows from which a regional cube is headed (tests: fewer). */
+export interface HeadSizes {
+  readonly rows?: number;
+  readonly regionalFrom?: number;
+}
+
+/**
+ * How a cube writer heads a cube: the headed measures' positions in its measures, the rows kept per measure, and the
+ * rows from which a cube is headed.
+ */
 export interface HeadSettings {
   readonly columns: readonly number[];
   readonly rows: number;
+  readonly from: number;
 }
 
-/** Whether a variant's cubes are headed: flat, by video and nothing else (a content owner's also by channel). */
-export const isHeadedGrain = (grain: readonly string[], partitioned: boolean): boolean =>
-  !partitioned && grain.includes('video') && grain.every((d) => d === 'video' || d === 'channel');
+const REGION_PARTITIONS: ReadonlySet<string> = new Set(['continent', 'subContinent', 'country']);
+
+/**
+ * Whether a variant's cubes are headed: by video and nothing else (a content owner's also by channel), flat or a
+ * partition per region (a region's rows are its videos'; a partition per video bucket is not a ranking).
+ */
+export const isHeadedGrain = (grain: readonly string[], partitionBy: string | undefined): boolean =>
+  (partitionBy === undefined || REGION_PARTITIONS.has(partitionBy)) &&
+  grain.includes('video') &&
+  grain.every((d) => d === 'video' || d === 'channel');
 
 /** A value for ranking: null (NaN) below every number. */
 const rank = (v: number) => (Number.isNaN(v) ? Number.NEGATIVE_INFINITY : v);
@@ -113,16 +139,20 @@ export class HeadBuilder {
 
 /**
  * How a variant's cubes are headed (undefined: not headed): the headed measures among `measures` (a cube's
- * MEASURE_INDEX list), `rows` kept per measure.
+ * MEASURE_INDEX list), the rows kept per measure, and from how many rows (HEAD_FROM_TIMES × those, or for a regional
+ * variant REGIONAL_HEAD_FROM).
  */
 export function headSettings(
   grain: readonly string[],
-  partitioned: boolean,
+  partitionBy: string | undefined,
   measures: readonly number[],
-  rows = HEAD_ROWS,
+  sizes: HeadSizes = {},
 ): HeadSettings | undefined {
+  const rows = sizes.rows ?? HEAD_ROWS;
   const columns = HEADED_INDEX.map((m) => measures.indexOf(m)).filter((j) => j >= 0);
-  return isHeadedGrain(grain, partitioned) && columns.length > 0 ? { columns, rows } : undefined;
+  if (!isHeadedGrain(grain, partitionBy) || columns.length === 0) return undefined;
+  const from = partitionBy === undefined ? HEAD_FROM_TIMES * rows : (sizes.regionalFrom ?? REGIONAL_HEAD_FROM);
+  return { columns, rows, from };
 }
 
 /** Two videos in the canonical row order (units.ts): by bucket number (the empty video first), then code units. */
