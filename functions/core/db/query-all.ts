@@ -26,8 +26,6 @@ export async function queryPages(
 
 export async function queryAll(db: DynamoDBDocumentClient, input: QueryInput): Promise<Record<string, unknown>[]> {
   const items: Record<string, unknown>[] = [];
-  await queryPages(db, input, (page) => {
-    items.push(...page);
-  });
+  await queryPages(db, input, (page) => items.push(...page));
   return items;
 }

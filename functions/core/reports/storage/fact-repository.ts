@@ -139,6 +139,13 @@ export const rowChunks = <T>(ordered: readonly T[], header: ChunkHeader): readon
 /** `D#2026-07-01#gen#002` → `D#2026-07-01`; `M#2026-07#1` → `M#2026-07`. */
 export const basePeriod = (sk: string) => sk.split('#').slice(0, 2).join('#');
 
+/**
+ * Whether a month's mark (month-pieces.ts) makes it open: there is no cube yet, or the cube is the one the mark's
+ * pieces build on (a mark older than the cube's compaction is stale).
+ */
+const opensMonth = (mark: Record<string, unknown>, first: Record<string, unknown> | undefined) =>
+  !first || pieceBase(first) === pieceBase(mark);
+
 /** The index of a chunk item of `period` of this generation (0 for the first), or -1 when it is not one. */
 export function chunkIndex(sk: string, period: string, header: ChunkHeader): number {
   if (sk === period) return 0;
@@ -465,11 +472,8 @@ export const dynamoFactRepository = ({ db, tableName }: TableContext, options: F
     const firstOf = new Map(firsts.map((f) => [f.period, f.first]));
     const open = new Set(
       marks
-        .map((mark) => ({ mark, period: String(mark.sk).slice(0, -2) }))
-        .filter(({ mark, period }) => {
-          const first = firstOf.get(period);
-          return !first || pieceBase(first) === pieceBase(mark);
-        })
+        .map((mark) => ({ mark, period: basePeriod(String(mark.sk)) }))
+        .filter(({ mark, period }) => opensMonth(mark, firstOf.get(period)))
         .map(({ period }) => period),
     );
     const [out, opened] = await Promise.all([
@@ -549,7 +553,7 @@ export const dynamoFactRepository = ({ db, tableName }: TableContext, options: F
       if (cube) out.push({ period, cube });
       const mark = items.find((i) => isMarkSk(String(i.sk)));
       const first = items.find((i) => String(i.sk) === period);
-      if (mark && (!first || pieceBase(first) === pieceBase(mark))) marked.push({ period, pb: pieceBase(mark) });
+      if (mark && opensMonth(mark, first)) marked.push({ period, pb: pieceBase(mark) });
     }
     return { cubes: out.sort((a, b) => (a.period < b.period ? -1 : a.period > b.period ? 1 : 0)), marked };
   };
