@@ -14,6 +14,7 @@ import { gzipSync } from 'node:zlib';
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createDocumentClient } from '../../functions/core/db/document-client';
+import * as keys from '../../functions/core/db/keys';
 import { loadDirectory } from '../../functions/core/directory/directory-loader';
 import { dynamoDirectoryRepository, type TableContext } from '../../functions/core/directory/directory-repository';
 import { DomainError } from '../../functions/core/errors';
@@ -27,10 +28,12 @@ import {
   type IngestOptions,
   ingestFiles,
 } from '../../functions/core/reports/ingest/ingest-service';
+import { holdLease } from '../../functions/core/reports/ingest/lease-keeper';
 import { parseReportRequest } from '../../functions/core/reports/query/report-request';
 import { queryReport, type ReportDeps } from '../../functions/core/reports/query/report-service';
 import { dynamoFactRepository, newReadStats } from '../../functions/core/reports/storage/fact-repository';
 import { dynamoFactWriter } from '../../functions/core/reports/storage/fact-writer';
+import { dynamoLeaseRepository } from '../../functions/core/reports/storage/lease-repository';
 import { dynamoRateRepository } from '../../functions/core/reports/storage/rate-repository';
 import { Dicts, UnitCubeBuilder } from '../../functions/core/reports/storage/units';
 import { queuedS3Event } from '../../functions/ingest/queued-s3-event';
@@ -1174,6 +1177,96 @@ describe('the import CLI as the cloud (--as-lambda) and ingest-status', () => {
       expect(run.stderr).toContain('usage: npm run ingest-status');
     }
   }, 120_000);
+});
+
+describe("a load's round trips (month-load.ts, ingest-service.ts)", () => {
+  /** The pk of each item a command writes (Put, Update, BatchWrite puts and deletes). */
+  const writtenPks = (input: Record<string, unknown>): string[] => {
+    const i = input as {
+      Item?: { pk?: string };
+      Key?: { pk?: string };
+      RequestItems?: Record<
+        string,
+        { PutRequest?: { Item: { pk: string } }; DeleteRequest?: { Key: { pk: string } } }[]
+      >;
+    };
+    if (i.RequestItems)
+      return Object.values(i.RequestItems)
+        .flat()
+        .map((r) => r.PutRequest?.Item.pk ?? r.DeleteRequest?.Key.pk ?? '');
+    return [i.Item?.pk ?? i.Key?.pk ?? ''];
+  };
+
+  it('cubes are encoded while the pending record is written, and none is sent before it is stored', async () => {
+    const { channel, sub } = await freshChannel();
+    const { april } = pickDays(exportsFor(channel));
+    // Every command the load's writer sends, with when it was sent.
+    const sends: { at: number; name: string; pks: string[] }[] = [];
+    const recording = Object.create(table.db) as typeof table.db;
+    recording.send = ((command: { constructor: { name: string }; input: Record<string, unknown> }) => {
+      sends.push({ at: performance.now(), name: command.constructor.name, pks: writtenPks(command.input) });
+      return table.db.send(command as never);
+    }) as typeof table.db.send;
+    const w = dynamoFactWriter({ db: recording, tableName: table.tableName });
+    // Delay injection: the pending record takes 150 ms to store (DynamoDB Local answers too fast to see the overlap).
+    let pendingStored = Number.POSITIVE_INFINITY;
+    let firstPutCalled = Number.POSITIVE_INFINITY;
+    const slowPending: typeof w = Object.assign(Object.create(null), w, {
+      async writeManifest(...args: Parameters<typeof w.writeManifest>) {
+        const first = args[3].pending !== undefined && pendingStored === Number.POSITIVE_INFINITY;
+        if (!first) return w.writeManifest(...args);
+        await new Promise((resolve) => setTimeout(resolve, 150));
+        const ok = await w.writeManifest(...args);
+        pendingStored = performance.now();
+        return ok;
+      },
+      putItems(...args: Parameters<typeof w.putItems>) {
+        firstPutCalled = Math.min(firstPutCalled, performance.now());
+        return w.putItems(...args);
+      },
+    });
+    const summary = await ingestFiles({ ...stores, writer: slowPending }, [fileOf(channel, april)], { now: FIXED_NOW });
+    expect(summary.loaded, JSON.stringify(summary)).toBe(1);
+
+    const factWrites = sends.filter(
+      (s) =>
+        s.name !== 'GetCommand' &&
+        s.name !== 'QueryCommand' &&
+        s.pks.some((pk) => pk.startsWith('FACT#') && !pk.endsWith('#MANIFEST')),
+    );
+    expect(factWrites.length).toBeGreaterThan(0);
+    expect(firstPutCalled).toBeLessThan(pendingStored); // encoded and handed over during the pending write…
+    for (const s of factWrites) expect(s.at, `${s.name} ${s.pks[0]}`).toBeGreaterThanOrEqual(pendingStored); // …sent after
+    expect((await viewsByDay(channel, sub)).get(isoDay(april.date))?.[0]).toBe(columnSum([april], 'views'));
+  });
+
+  it("the month a file's path names is opened while it is read, and let go when the rows are another channel's or the file is rejected", async () => {
+    const { channel, sub } = await freshChannel();
+    const { april } = pickDays(exportsFor(channel));
+    const other = `UCother${tag()}`;
+    const rejected = `UCrejected${tag()}`;
+    const likes = april.header.indexOf('likes');
+    const broken = {
+      ...april,
+      rows: april.rows.map((r, n) => (n === 2 ? r.map((c, j) => (j === likes ? 'x' : c)) : r)),
+    };
+    // One file a load, as the cloud handler loads them (a batch of two paths naming two channels opens neither).
+    const loaded = await ingest([{ ...fileOf(channel, april), name: fileName(other, april.date) }]);
+    expect(loaded.loaded, JSON.stringify(loaded)).toBe(1);
+    const refused = await ingest([{ ...fileOf(channel, broken), name: fileName(rejected, april.date) }]);
+    expect(refused.rejected.map((r) => r.file)).toEqual([fileName(rejected, april.date)]);
+    // The rows' channel has the day; the months the paths named hold nothing and their leases are free.
+    expect((await viewsByDay(channel, sub)).get(isoDay(april.date))?.[0]).toBe(columnSum([april], 'views'));
+    const month = isoDay(april.date).slice(0, 7);
+    for (const owner of [other, rejected]) {
+      expect(await writer.readManifest('CB', owner, month)).toBeUndefined();
+      const held = await holdLease(dynamoLeaseRepository(table), keys.monthLease('CB', owner, month), 'probe', {
+        ttlMs: 60_000,
+        waitMs: 0,
+      });
+      await held.release();
+    }
+  });
 });
 
 describe('a load that dies half-way is finished or undone by the next one (month-load.ts), pieces or not', () => {

@@ -32,7 +32,7 @@ import { CsvError, parseCsv, plainBytes } from './csv';
 import { type DayFacts, FactCollector, memoryFacts } from './day-facts';
 import type { IngestFile } from './ingest-file';
 import { DEFAULT_LEASE, type LeaseSettings } from './lease-keeper';
-import { type LoadStores, loadMonth } from './month-load';
+import { type LoadStores, loadMonth, openMonth } from './month-load';
 import { planFamily } from './month-pipeline';
 import { isRatesHeader, RATE_COLUMNS, readRatesFile } from './rates-file';
 import { reportFileReader } from './report-file';
@@ -147,6 +147,17 @@ function folderHints(name: string): { type?: string; owner?: string } {
     }
   }
   return {};
+}
+
+/** The report family and owner a file's path names (…/<owner>/<report_type_aN>/YYYYMMDD.csv), if it names both. */
+function pathTarget(name: string, options: IngestOptions): { family: FamilyDef; owner: string } | undefined {
+  const hints = folderHints(name);
+  const type = options.type ?? hints.type;
+  const family = type === undefined ? undefined : familyOfReportType(type);
+  if (!family) return undefined;
+  const owner =
+    family.owner === 'contentOwner' ? (options.contentOwner ?? hints.owner) : (options.channel ?? channelHint(name));
+  return owner ? { family, owner } : undefined;
 }
 
 /** A file read: its family, day and facts per owner. */
@@ -359,6 +370,19 @@ export async function ingestFiles(
       }
     >();
     entries.sort((a, b) => (a.file.name < b.file.name ? -1 : a.file.name > b.file.name ? 1 : 0));
+    // When every path names the same family and owner (the Reporting API's layout), the month is opened (its lease
+    // and manifest) while the files are parsed: two round trips off a load of one file.
+    const targets = entries.map((e) => pathTarget(e.file.name, options));
+    const first = targets[0];
+    const guess =
+      first && targets.every((t) => t?.family === first.family && t.owner === first.owner)
+        ? {
+            key: `${first.family.code}|${first.owner}`,
+            opened: openMonth(stores, first.family.code, first.owner, month, { holder, lease }),
+          }
+        : undefined;
+    guess?.opened.catch(() => undefined); // awaited by its load, or released below
+    let guessUsed = false;
     for (const entry of entries) {
       try {
         const read = entry.read ?? (await readFile(entry.file, options, seen, dicts));
@@ -398,6 +422,8 @@ export async function ingestFiles(
       }));
       const names = new Set(loadDays.map((d) => d.record.file));
       const rowsOf = new Map([...days.values()].map(({ read }) => [read.file.name, read.rows]));
+      const takesGuess = guess?.key === `${family.code}|${owner}`;
+      if (takesGuess) guessUsed = true;
       try {
         const result = await loadMonth(stores, family, plan, owner, month, loadDays, {
           holder,
@@ -405,6 +431,7 @@ export async function ingestFiles(
           now,
           dicts,
           releases,
+          ...(guess && takesGuess ? { opened: guess.opened } : {}),
           ...(options.openDays !== undefined ? { openDays: options.openDays } : {}),
           ...(options.heads !== undefined ? { heads: options.heads } : {}),
         });
@@ -427,6 +454,8 @@ export async function ingestFiles(
         for (const { facts } of days.values()) facts.close();
       }
     }
+    // The files did not hold what their paths said (or were rejected): the month opened for them is let go.
+    if (guess && !guessUsed) releases.push(guess.opened.then((o) => o.held.release()).catch(() => undefined));
   };
 
   const months = [...byMonth.keys()].sort();

@@ -36,8 +36,8 @@ const SAFETY_MS = 30_000;
 
 export interface HeldLease {
   readonly lease: Lease;
-  /** Throws LeaseLost unless the lease is still safely held. */
-  guard(): void;
+  /** Throws LeaseLost unless the lease is still safely held (await it: a load may gate its writes behind one). */
+  guard(): void | Promise<void>;
   /** Stops renewing and lets the lease go. */
   release(): Promise<void>;
 }

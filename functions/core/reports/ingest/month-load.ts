@@ -3,9 +3,11 @@
  * month (a lease, lease-keeper.ts), and that an invocation dying half-way leaves finishable.
  *
  * 1. Take the month's lease. Read the manifest; if it names a load in flight (a holder died), finish it first.
+ *    (openMonth: a caller that knows the month from the files' paths does this while it parses them.)
  * 2. Skip days whose stored file is newer (createTime). Back up the previous full-day cube of each restated day
  *    (`O#<day>`): the month's sums take it out again.
  * 3. Write the manifest with the load marked pending (its version and days), conditionally on the version read.
+ *    The cubes are read and encoded meanwhile; every write of step 4 waits for it.
  * 4. Write (month-pipeline.ts): day cubes, by-day segments, the month root (stored + new − previous, exactly; marked
  *    with the version last), the other month cubes.
  * 5. Commit: the manifest at the new version, the days recorded, nothing pending; the month added to the months
@@ -145,6 +147,32 @@ async function writeLoad(
  */
 export const OPEN_DAYS = 15;
 
+/** A month's lease, held, and its manifest as read under it: step 1 before the month's files are read. */
+export interface OpenedMonth {
+  readonly held: HeldLease;
+  readonly manifest: MonthManifest | undefined;
+}
+
+/**
+ * Takes the month's lease and reads its manifest: what a load does first, begun by a caller that knows the month
+ * before it has read the files (ingest-service.ts: from their paths), so both round trips overlap the parse.
+ */
+export async function openMonth(
+  stores: LoadStores,
+  familyCode: string,
+  owner: string,
+  month: string,
+  options: { holder: string; lease: LeaseSettings },
+): Promise<OpenedMonth> {
+  const held = await holdLease(stores.leases, keys.monthLease(familyCode, owner, month), options.holder, options.lease);
+  try {
+    return { held, manifest: await stores.writer.readManifest(familyCode, owner, month) };
+  } catch (err) {
+    await held.release().catch(() => undefined);
+    throw err;
+  }
+}
+
 /**
  * Loads `days` (each one day's facts of this owner and family) into `month`. Throws LeaseBusy when another load
  * holds the month past the wait, LeaseLost when the lease was lost meanwhile; both leave the month finishable.
@@ -171,10 +199,12 @@ export async function loadMonth(
      * requests need not wait for it: a round trip less per load.
      */
     releases?: Promise<void>[];
+    /** The month opened already (openMonth, for this family, owner and month): the load takes it over. */
+    opened?: Promise<OpenedMonth>;
   },
 ): Promise<MonthLoadResult> {
   const { dicts } = options;
-  const { writer, leases } = stores;
+  const { writer } = stores;
   const target: MonthTarget = {
     family,
     plan,
@@ -183,9 +213,12 @@ export async function loadMonth(
     dicts,
     ...(options.heads !== undefined ? { heads: options.heads } : {}),
   };
-  const held = await holdLease(leases, keys.monthLease(family.code, owner, month), options.holder, options.lease);
+  const opened = await (options.opened ?? openMonth(stores, family.code, owner, month, options));
+  const { held } = opened;
+  /** The load's pending record in flight (below), settled before the lease goes. */
+  let marked: Promise<void> = Promise.resolve();
   try {
-    let manifest = (await writer.readManifest(family.code, owner, month)) ?? emptyManifest();
+    let manifest = opened.manifest ?? emptyManifest();
     let recovered = false;
     if (manifest.pending) {
       await finishInterrupted(stores, target, manifest, held);
@@ -246,7 +279,25 @@ export async function loadMonth(
       ...(asPieces ? { pieces: true } : { fold, subtract: backedUp.filter(inCubes) }),
     };
     const written: MonthManifest = structuredClone({ ...manifest, pending });
-    await writeOrLose(stores, family, owner, month, written, { ver: manifest.ver, pending: undefined }, held);
+    // The pending record goes out while the load reads and encodes: every write after it awaits it first (the gated
+    // guard), so none lands before it, and a load of one day saves a round trip.
+    const pendingWrite = writeOrLose(
+      stores,
+      family,
+      owner,
+      month,
+      written,
+      { ver: manifest.ver, pending: undefined },
+      held,
+    );
+    marked = pendingWrite.catch(() => undefined);
+    const gated: HeldLease = {
+      ...held,
+      async guard() {
+        await pendingWrite;
+        held.guard();
+      },
+    };
 
     // A month of an earlier release is rebuilt from all its days: the others' segments are written again too.
     const others = rebuild
@@ -283,12 +334,22 @@ export async function loadMonth(
     // Blocks of months are due when the month's cubes change, or when it opens (block-cubes.ts: a block holding an
     // open month is removed, and read as its months until they are compacted).
     const blocksDue = !asPieces || Object.keys(manifest.pieces ?? {}).length === 0;
-    await writeLoad(writer, target, ver, loadDays, write, manifest, held, marksRecorder(stores, target, written, held));
+    await writeLoad(
+      writer,
+      target,
+      ver,
+      loadDays,
+      write,
+      manifest,
+      gated,
+      marksRecorder(stores, target, written, gated),
+    );
+    await pendingWrite;
     await commit(stores, family, owner, month, manifest, pending, held, blocksDue);
     await removeBackups(writer, fullPk, backedUp, held);
     return { loaded: accepted.map((d) => d.day), skipped, recovered };
   } finally {
-    const release = held.release();
+    const release = marked.then(() => held.release());
     // A release that fails leaves the lease to expire (its ttl): the next load of the month waits, nothing is lost.
     if (options.releases) options.releases.push(release.catch(() => undefined));
     else await release;
@@ -322,7 +383,7 @@ async function writeOrLose(
   held: HeldLease,
   also: readonly Record<string, unknown>[] = [],
 ) {
-  held.guard();
+  await held.guard();
   const ok = await stores.writer.writeManifest(
     family.code,
     owner,

@@ -33,7 +33,8 @@ export const MAX_CUBE_BYTES = 350 * 1024;
 /** Rows a cube writer holds before it encodes them (larger cubes are written a block at a time). */
 export const BLOCK_ROWS = 100_000;
 
-export type Guard = () => void;
+/** Called (and awaited) before every write of a load: throws once the write may not go out. */
+export type Guard = () => void | Promise<void>;
 
 export const FACT_ENTITY = 'FactCube';
 const MANIFEST_ENTITY = 'FactManifest';
@@ -276,7 +277,7 @@ export const dynamoFactWriter = ({ db, tableName }: TableContext) => {
     });
 
   const putItems = async (items: readonly Record<string, unknown>[], guard: Guard) => {
-    guard();
+    await guard();
     // Derived cube items written under the month's lease (see the module comment): no condition to express.
     await batchWriteAll(
       db,
@@ -287,7 +288,7 @@ export const dynamoFactWriter = ({ db, tableName }: TableContext) => {
 
   const deleteKeys = async (keysToDelete: readonly TableKey[], guard: Guard) => {
     if (keysToDelete.length === 0) return;
-    guard();
+    await guard();
     // Derived items of a month under its lease (stale chunks, partitions no longer present, backups): idempotent.
     await batchWriteAll(
       db,
@@ -472,7 +473,7 @@ export const dynamoFactWriter = ({ db, tableName }: TableContext) => {
           names[`#r${i}`] = name;
           return `#r${i}`;
         });
-      guard();
+      await guard();
       await db.send(
         new UpdateCommand({
           TableName: tableName,
@@ -598,7 +599,7 @@ export const dynamoFactWriter = ({ db, tableName }: TableContext) => {
       chunked: readonly ChunkRef[],
       guard: Guard,
     ) {
-      guard();
+      await guard();
       await db.send(
         new UpdateCommand({
           TableName: tableName,
@@ -621,7 +622,7 @@ export const dynamoFactWriter = ({ db, tableName }: TableContext) => {
 
     /** Writes one item with a condition that it is a fact cube (or new); for whole by-day items. */
     async putByDayItem(item: Record<string, unknown>, guard: Guard) {
-      guard();
+      await guard();
       try {
         await db.send(
           new PutCommand({
