@@ -52,37 +52,24 @@ describe('countingClient', () => {
 
   it('bills each BatchGetItem and GetItem item by itself, and a consistent read twice', async () => {
     const { db: counted, capacity } = countingClient(db);
-    await counted.send(
-      new BatchGetCommand({
-        RequestItems: {
-          [TableName()]: {
-            Keys: [
-              { pk, sk: 'a' },
-              { pk, sk: 'b' },
-            ],
-            ProjectionExpression: 'w',
+    const batchGet = (sks: string[], projection?: string) =>
+      counted.send(
+        new BatchGetCommand({
+          RequestItems: {
+            [TableName()]: {
+              Keys: sks.map((sk) => ({ pk, sk })),
+              ...(projection ? { ProjectionExpression: projection } : {}),
+            },
           },
-        },
-      }),
-    );
+        }),
+      );
+    await batchGet(['a', 'b'], 'w');
     expect(capacity.rru).toBe(2 * 0.5 * 2); // each item: 2 blocks of 4 KB
     await counted.send(new GetCommand({ TableName: TableName(), Key: { pk, sk: 'a' }, ConsistentRead: true }));
     expect(capacity.rru).toBe(2 + 2);
     expect(capacity.calls).toBe(2);
     // A key without an item costs the least read, as DynamoDB bills it; it is no item read.
-    await counted.send(
-      new BatchGetCommand({
-        RequestItems: {
-          [TableName()]: {
-            Keys: [
-              { pk, sk: 'a' },
-              { pk, sk: 'none' },
-              { pk, sk: 'none2' },
-            ],
-          },
-        },
-      }),
-    );
+    await batchGet(['a', 'none', 'none2']);
     expect(capacity.rru).toBe(4 + 1 + 0.5 + 0.5);
     expect(capacity.itemsRead).toBe(2 + 1 + 1);
   });

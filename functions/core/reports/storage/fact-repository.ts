@@ -357,7 +357,7 @@ export const dynamoFactRepository = ({ db, tableName }: TableContext, options: F
   /** The cubes whose first chunks are `firsts`, their other chunks read by key in one request. */
   const readRest = async (
     pk: string,
-    firsts: readonly { period: string; first: Record<string, unknown>; header: ChunkHeader }[],
+    firsts: Awaited<ReturnType<typeof readFirsts>>,
     stats: ReadStats,
     columns?: CubeColumns,
   ): Promise<Map<string, StoredCube>> => {
@@ -392,7 +392,7 @@ export const dynamoFactRepository = ({ db, tableName }: TableContext, options: F
     stats: ReadStats,
     columns?: CubeColumns,
   ): Promise<Map<string, StoredCube>> => {
-    const pk = keys.factPartition(address.family, address.channel, address.variant, address.partition);
+    const pk = factPk(address, 'flat');
     return readRest(pk, await readFirsts(pk, periods, stats, columns), stats, columns);
   };
 
@@ -406,14 +406,14 @@ export const dynamoFactRepository = ({ db, tableName }: TableContext, options: F
     stats: ReadStats,
     columns: CubeColumns,
   ): Promise<Map<string, HeadedCube>> => {
-    const pk = keys.factPartition(address.family, address.channel, address.variant, address.partition);
+    const pk = factPk(address, 'flat');
     return headsOf(pk, await readFirsts(pk, periods, stats, columns), stats, columns);
   };
 
   /** The cubes whose first items are `firsts`, as readHeads hands them over. */
   const headsOf = async (
     pk: string,
-    firsts: readonly { period: string; first: Record<string, unknown>; header: ChunkHeader }[],
+    firsts: Awaited<ReturnType<typeof readFirsts>>,
     stats: ReadStats,
     columns: CubeColumns,
   ): Promise<Map<string, HeadedCube>> => {
@@ -460,7 +460,7 @@ export const dynamoFactRepository = ({ db, tableName }: TableContext, options: F
     stats: ReadStats,
     columns: CubeColumns,
   ): Promise<Map<string, HeadedCube>> => {
-    const pk = keys.factPartition(address.family, address.channel, address.variant, address.partition);
+    const pk = factPk(address, 'flat');
     const [firsts, marks] = await Promise.all([
       readFirsts(pk, months, stats, columns),
       getMany(
