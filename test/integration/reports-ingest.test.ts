@@ -1208,14 +1208,15 @@ describe("a load's round trips (month-load.ts, ingest-service.ts)", () => {
       return table.db.send(command as never);
     }) as typeof table.db.send;
     const w = dynamoFactWriter({ db: recording, tableName: table.tableName });
-    // Delay injection: the pending record takes 150 ms to store (DynamoDB Local answers too fast to see the overlap).
+    // Delay injection: the pending record takes 500 ms to store (DynamoDB Local answers too fast to see the overlap;
+    // long enough that a loaded machine still encodes the day's cubes within it).
     let pendingStored = Number.POSITIVE_INFINITY;
     let firstPutCalled = Number.POSITIVE_INFINITY;
     const slowPending: typeof w = Object.assign(Object.create(null), w, {
       async writeManifest(...args: Parameters<typeof w.writeManifest>) {
         const first = args[3].pending !== undefined && pendingStored === Number.POSITIVE_INFINITY;
         if (!first) return w.writeManifest(...args);
-        await new Promise((resolve) => setTimeout(resolve, 150));
+        await new Promise((resolve) => setTimeout(resolve, 500));
         const ok = await w.writeManifest(...args);
         pendingStored = performance.now();
         return ok;
