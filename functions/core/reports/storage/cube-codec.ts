@@ -158,13 +158,26 @@ export class ByteReader {
   }
 }
 
-/** `coding` then `payload`, deflated when that is smaller (tried from `from` bytes on). */
-export function column(coding: number, payload: Uint8Array, level = 6, from = DEFLATE_FROM): Uint8Array {
+/** Deflates `payload`, or gives up (undefined) once its output would pass `most` bytes. */
+export type Deflater = (payload: Uint8Array, most: number) => Uint8Array | undefined;
+
+/**
+ * `coding` then `payload`, deflated when that is smaller (tried from `from` bytes on), by zlib at `level` or by
+ * `deflate` (bucket-day blobs: small-deflate.ts).
+ */
+export function column(
+  coding: number,
+  payload: Uint8Array,
+  level = 6,
+  from = DEFLATE_FROM,
+  deflate?: Deflater,
+): Uint8Array {
   let body = payload;
   let flag = 0;
   if (payload.length >= from) {
-    const packed = deflateRawSync(payload, { level });
-    if (packed.length <= payload.length * (1 - DEFLATE_GAIN)) {
+    const most = Math.floor(payload.length * (1 - DEFLATE_GAIN));
+    const packed = deflate ? deflate(payload, most) : deflateRawSync(payload, { level });
+    if (packed && packed.length <= most) {
       body = packed;
       flag = DEFLATED;
     }

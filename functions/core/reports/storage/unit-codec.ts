@@ -32,6 +32,7 @@ import {
   type StoredCube,
   VARINT,
 } from './cube-codec';
+import { deflateBlob } from './small-deflate';
 import { type Dict, type Dicts, sliceUnits, UNIT, type UnitCube, UnitCubeBuilder, unitsOf } from './units';
 
 export const COUNT_ATTRIBUTE = 'c_n';
@@ -448,7 +449,7 @@ export function encodeBlob(cube: UnitCube, deflateFrom = DEFLATE_FROM): Uint8Arr
   });
   out.varint(present);
   out.bytes(body.done());
-  return column(BLOB, out.done(), 1, deflateFrom);
+  return column(BLOB, out.done(), 1, deflateFrom, deflateBlob);
 }
 
 /**
