@@ -11,7 +11,7 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { ScanCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createDocumentClient } from '../../functions/core/db/document-client';
 import * as keys from '../../functions/core/db/keys';
@@ -1239,6 +1239,59 @@ describe("a load's round trips (month-load.ts, ingest-service.ts)", () => {
     expect(firstPutCalled).toBeLessThan(pendingStored); // encoded and handed over during the pending write…
     for (const s of factWrites) expect(s.at, `${s.name} ${s.pks[0]}`).toBeGreaterThanOrEqual(pendingStored); // …sent after
     expect((await viewsByDay(channel, sub)).get(isoDay(april.date))?.[0]).toBe(columnSum([april], 'views'));
+  });
+
+  it('a later day of an open month: the commit lets the lease go; after it only the earlier rejection is cleared', async () => {
+    const { channel, sub } = await freshChannel();
+    const [first, second, third] = exportsFor(channel).filter((d) => d.rows.length > 5 && d.date.startsWith('202604'));
+    if (!first || !second || !third) throw new Error('the generated data lacks the days this test needs');
+    await ingestOk([fileOf(channel, first)]); // opens the month: its blocks are due and written
+    const views = second.header.indexOf('views');
+    const broken = {
+      ...second,
+      rows: second.rows.map((r, n) => (n === 1 ? r.map((c, j) => (j === views ? 'x' : c)) : r)),
+    };
+    expect((await ingest([fileOf(channel, broken)])).rejected).toHaveLength(1);
+
+    for (const day of [second, third]) {
+      const sends: { name: string; input: Record<string, unknown> }[] = [];
+      const recording = Object.create(table.db) as typeof table.db;
+      recording.send = ((command: { constructor: { name: string }; input: Record<string, unknown> }) => {
+        sends.push({ name: command.constructor.name, input: command.input });
+        return table.db.send(command as never);
+      }) as typeof table.db.send;
+      const summary = await ingestFiles(
+        dynamoIngestStores({ db: recording, tableName: table.tableName }),
+        [fileOf(channel, day)],
+        { now: FIXED_NOW },
+      );
+      expect(summary.loaded, JSON.stringify(summary)).toBe(1);
+
+      const month = isoDay(day.date).slice(0, 7);
+      const lease = keys.monthLease('CB', channel, month);
+      const onLease = (s: (typeof sends)[number]) =>
+        (s.input.Key as { pk?: string; sk?: string } | undefined)?.pk === lease.pk;
+      // The lease is taken once and let go by the commit, the load's last transaction.
+      expect(sends.filter((s) => s.name === 'UpdateCommand' && onLease(s))).toHaveLength(1);
+      const commitAt = sends.findLastIndex((s) => s.name === 'TransactWriteCommand');
+      const parts = (sends[commitAt]?.input.TransactItems ?? []) as {
+        Update?: { Key: typeof lease; UpdateExpression: string };
+      }[];
+      expect(parts[0]?.Update?.Key).toEqual(lease);
+      expect(parts[0]?.Update?.UpdateExpression).toContain('REMOVE holder');
+      // Nothing is read after the commit (the rejections and the blocks due were read with the parse); the day
+      // whose file was rejected before has that rejection deleted.
+      const after = sends
+        .slice(commitAt + 1)
+        .map((s) => `${s.name} ${(s.input.Key as { pk?: string } | undefined)?.pk}`);
+      expect(after).toEqual(day === second ? ['DeleteCommand INGEST#REJECTED'] : []);
+      const stored = await table.db.send(
+        new GetCommand({ TableName: table.tableName, Key: lease, ConsistentRead: true }),
+      );
+      expect(stored.Item?.holder).toBeUndefined();
+      expect((await viewsByDay(channel, sub)).get(isoDay(day.date))?.[0]).toBe(columnSum([day], 'views'));
+    }
+    expect((await stores.status.rejected()).filter((r) => r.file.includes(channel))).toEqual([]);
   });
 
   it("the month a file's path names is opened while it is read, and let go when the rows are another channel's or the file is rejected", async () => {

@@ -158,18 +158,18 @@ async function readForBlocks(
   return { stored, buildable };
 }
 
-/** Rewrites the blocks holding the months due, for every variant kept per block. */
+/** Rewrites the blocks holding the months due, for every variant kept per block (`due`: some are known to be). */
 export async function writeDueBlocks(
   stores: { writer: FactWriter; leases: LeaseRepository },
   family: FamilyDef,
   plan: FamilyPlan,
   owner: string,
-  options: { holder: string; lease: LeaseSettings; dicts: Dicts; heads?: HeadSizes },
+  options: { holder: string; lease: LeaseSettings; dicts: Dicts; heads?: HeadSizes; due?: boolean },
 ): Promise<number> {
   if (plan.blocks.length === 0) return 0;
   const { writer } = stores;
-  // Most loads of an open month leave nothing due: no lease needed to see that.
-  if ((await writer.readBlocksDue(family.code, owner)).months.length === 0) return 0;
+  // Most loads of an open month leave nothing due: no lease needed to see that (unless the caller knows of some).
+  if (!options.due && (await writer.readBlocksDue(family.code, owner)).months.length === 0) return 0;
   const held = await holdLease(stores.leases, keys.blocksLease(family.code, owner), options.holder, options.lease);
   try {
     const due = await writer.readBlocksDue(family.code, owner);

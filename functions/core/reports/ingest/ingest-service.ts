@@ -306,6 +306,14 @@ export async function ingestFiles(
   };
 
   const isRates = (f: IngestFile) => /^exchange_rates/i.test(path.basename(f.name));
+  // Read while the files are parsed, not after their loads: which of them a rejection is recorded for (cleared once
+  // their days are stored). A rejection recorded meanwhile by another run of the same file stays, as it would if
+  // recorded just after the read this replaces.
+  const rejectedBefore =
+    options.recordRejected !== false
+      ? stores.status.rejectedAmong(files.filter((f) => !isRates(f)).map((f) => f.name))
+      : Promise.resolve(new Set<string>());
+  rejectedBefore.catch(() => undefined); // awaited below
   for (const file of files.filter(isRates)) {
     try {
       const chunks: Buffer[] = [];
@@ -350,8 +358,17 @@ export async function ingestFiles(
     byMonth.set(month, list);
   }
 
-  /** (family, owner) pairs loaded, for their blocks; files per pair, to fail them when their blocks fail. */
-  const touched = new Map<string, { family: FamilyDef; owner: string; files: Set<string> }>();
+  /**
+   * (family, owner) pairs loaded, for their blocks; files per pair, to fail them when their blocks fail; whether a
+   * load marked the blocks due.
+   */
+  const touched = new Map<string, { family: FamilyDef; owner: string; files: Set<string>; marked: boolean }>();
+  /**
+   * Whether blocks were due before the loads (read while the files are parsed, for owners the paths name): a load that
+   * marks none need not read them again after its commit. Blocks a load marks it knows of; others' (a load that
+   * failed before writing its blocks) are there before it starts, or are left to that load's retry.
+   */
+  const dueBefore = new Map<string, Promise<boolean>>();
   /** Files whose days were stored (or replaced in the same batch by a later file of the day), with their rows. */
   const loadedFiles = new Map<string, number>();
   /** Month leases being released (awaited at the end: the blocks and the rejections need not wait for them). */
@@ -382,6 +399,11 @@ export async function ingestFiles(
           }
         : undefined;
     guess?.opened.catch(() => undefined); // awaited by its load, or released below
+    if (guess && first && !dueBefore.has(guess.key)) {
+      const due = stores.writer.readBlocksDue(first.family.code, first.owner).then((d) => d.months.length > 0);
+      due.catch(() => undefined); // awaited with the blocks
+      dueBefore.set(guess.key, due);
+    }
     let guessUsed = false;
     for (const entry of entries) {
       try {
@@ -444,8 +466,9 @@ export async function ingestFiles(
         for (const name of names) loadedFiles.set(name, rowsOf.get(name) ?? 0);
         for (const [name, rows] of superseded) loadedFiles.set(name, rows);
         const key = `${family.code}|${owner}`;
-        const entry = touched.get(key) ?? { family, owner, files: new Set<string>() };
+        const entry = touched.get(key) ?? { family, owner, files: new Set<string>(), marked: false };
         for (const name of [...names, ...superseded.keys()]) entry.files.add(name);
+        entry.marked ||= result.blocksDue;
         touched.set(key, entry);
       } catch (err) {
         for (const name of [...names, ...superseded.keys()])
@@ -471,13 +494,16 @@ export async function ingestFiles(
   );
 
   const blocks = async () => {
-    for (const { family, owner, files: names } of touched.values()) {
+    for (const [key, { family, owner, files: names, marked }] of touched) {
       const only = [...familyMeasures(family)].map((m) => MEASURE_INDEX[m]).sort((a, b) => a - b);
       try {
+        const before = await dueBefore.get(key)?.catch(() => undefined);
+        if (!marked && before === false) continue;
         await writeDueBlocks(stores, family, planFamily(family, only), owner, {
           holder,
           lease,
           dicts,
+          ...(marked || before ? { due: true } : {}),
           ...(options.heads !== undefined ? { heads: options.heads } : {}),
         });
       } catch (err) {
@@ -491,7 +517,7 @@ export async function ingestFiles(
   };
   // A file's earlier rejection is cleared once its days are stored (whether or not the blocks follow at once).
   const cleared = [...loadedFiles.keys()];
-  const clearing = options.recordRejected !== false ? stores.status.clearRejected(cleared) : Promise.resolve();
+  const clearing = rejectedBefore.then((found) => stores.status.clearRejected(cleared.filter((f) => found.has(f))));
   clearing.catch(() => undefined); // awaited below
   await Promise.all([blocks(), ...releases]);
   await clearing;

@@ -40,6 +40,8 @@ export interface HeldLease {
   guard(): void | Promise<void>;
   /** Stops renewing and lets the lease go. */
   release(): Promise<void>;
+  /** Stops renewing a lease a committed write let go (lease-repository.ts `releasing`): release() is then a no-op. */
+  released(): void;
 }
 
 export async function holdLease(
@@ -78,6 +80,11 @@ export async function holdLease(
       clearInterval(timer);
       await renewing;
       if (current) await leases.release(current);
+      current = undefined;
+    },
+    released() {
+      // A renewal in flight fails its condition (the holder is gone) and leaves nothing to release.
+      clearInterval(timer);
       current = undefined;
     },
   };

@@ -11,7 +11,8 @@
  * 4. Write (month-pipeline.ts): day cubes, by-day segments, the month root (stored + new − previous, exactly; marked
  *    with the version last), the other month cubes.
  * 5. Commit: the manifest at the new version, the days recorded, nothing pending; the month added to the months
- *    whose blocks are due and to the owner's index; in one transaction that checks the lease. Remove the backups.
+ *    whose blocks are due and to the owner's index; in one transaction that checks the lease, and lets it go when
+ *    no backups remain to remove (else remove them, then let it go).
  *
  * An interrupted load is finished forward when every one of its days' full-day cubes is in place (each first chunk
  * carries the version): the month root is recomputed from the stored cubes and the backups unless it already carries
@@ -51,6 +52,8 @@ export interface MonthLoadResult {
   readonly skipped: readonly { day: string; stored: string }[];
   /** Whether an interrupted load was finished (or undone) first. */
   readonly recovered: boolean;
+  /** Whether the load marked the owner's blocks due (its commit, or the recovery's): they are to be written. */
+  readonly blocksDue: boolean;
 }
 
 /** The full-day cubes of stored days (or their backups), as facts a group at a time. */
@@ -235,7 +238,7 @@ export async function loadMonth(
       return true;
     });
     const compact = options.compact === true && Object.keys(manifest.pieces ?? {}).length > 0;
-    if (accepted.length === 0 && !compact) return { loaded: [], skipped, recovered };
+    if (accepted.length === 0 && !compact) return { loaded: [], skipped, recovered, blocksDue: recovered };
 
     const ver = manifest.ver + 1;
     const rebuild = manifest.legacy === true;
@@ -345,9 +348,10 @@ export async function loadMonth(
       marksRecorder(stores, target, written, gated),
     );
     await pendingWrite;
-    await commit(stores, family, owner, month, manifest, pending, held, blocksDue);
+    // Backups are removed under the lease, after the commit; without them the commit lets the lease go.
+    await commit(stores, family, owner, month, manifest, pending, held, { blocksDue, release: backedUp.length === 0 });
     await removeBackups(writer, fullPk, backedUp, held);
-    return { loaded: accepted.map((d) => d.day), skipped, recovered };
+    return { loaded: accepted.map((d) => d.day), skipped, recovered, blocksDue: blocksDue || recovered };
   } finally {
     const release = marked.then(() => held.release());
     // A release that fails leaves the lease to expire (its ttl): the next load of the month waits, nothing is lost.
@@ -382,6 +386,7 @@ async function writeOrLose(
   expected: { ver: number; pending: number | undefined },
   held: HeldLease,
   also: readonly Record<string, unknown>[] = [],
+  release = false,
 ) {
   await held.guard();
   const ok = await stores.writer.writeManifest(
@@ -393,11 +398,16 @@ async function writeOrLose(
     held.lease,
     stores.leases,
     also,
+    release,
   );
   if (!ok) throw new LeaseLost(keys.monthLease(family.code, owner, month));
+  if (release) held.released();
 }
 
-/** The manifest at the load's version with its days, nothing pending; the month's blocks due; the owner indexed. */
+/**
+ * The manifest at the load's version with its days, nothing pending; the month's blocks due; the owner indexed; with
+ * `release`, the lease let go in the same transaction.
+ */
 async function commit(
   stores: LoadStores,
   family: FamilyDef,
@@ -406,15 +416,25 @@ async function commit(
   manifest: MonthManifest,
   pending: PendingLoad,
   held: HeldLease,
-  blocksDue = true,
+  { blocksDue = true, release = false }: { blocksDue?: boolean; release?: boolean } = {},
 ) {
   const { pending: _done, legacy: _legacy, ...rest } = manifest;
   const next: MonthManifest = { ...rest, ver: pending.ver, days: { ...manifest.days, ...pending.records } };
   const hasData = Object.values(next.days).some((d) => d.rows > 0);
-  await writeOrLose(stores, family, owner, month, next, { ver: manifest.ver, pending: pending.ver }, held, [
-    ...(blocksDue ? [stores.writer.blocksDue(family.code, owner, month)] : []),
-    ...(hasData ? [stores.status.ownerLoaded(owner, family.code, family.owner, month)] : []),
-  ]);
+  await writeOrLose(
+    stores,
+    family,
+    owner,
+    month,
+    next,
+    { ver: manifest.ver, pending: pending.ver },
+    held,
+    [
+      ...(blocksDue ? [stores.writer.blocksDue(family.code, owner, month)] : []),
+      ...(hasData ? [stores.status.ownerLoaded(owner, family.code, family.owner, month)] : []),
+    ],
+    release,
+  );
 }
 
 async function removeBackups(writer: FactWriter, fullPk: string, days: readonly string[], held: HeldLease) {

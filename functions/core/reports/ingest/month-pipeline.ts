@@ -15,6 +15,7 @@
  * version); then the month root's first chunk (marked too); then the other month cubes.
  */
 
+import { setImmediate } from 'node:timers/promises';
 import * as keys from '../../db/keys';
 import type { TableKey } from '../../db/table-definition';
 import type { FamilyDef } from '../catalog/families';
@@ -535,6 +536,9 @@ export async function runPipeline(
     dailyWrites.push(put);
   };
   for (let g = 0; g < GROUPS; g++) {
+    // A turn of the event loop between steps: the encode is synchronous, and without it the load's pending record,
+    // and the items flushed so far, would not go out (nor their answers be read) until every step was done.
+    if (g > 0) await setImmediate();
     const rows = await Promise.all(days.map((d) => d.facts.group(g)));
     for (const [i, d] of days.entries()) {
       const cube = rows[i] as UnitCube;

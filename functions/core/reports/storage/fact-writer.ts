@@ -520,7 +520,8 @@ export const dynamoFactWriter = ({ db, tableName }: TableContext) => {
 
     /**
      * Writes the manifest if it is still at version `expectedVer` with the same pending load (or none), within the
-     * lease: a transaction with a ConditionCheck on it. False when the manifest or the lease changed.
+     * lease: a transaction with a ConditionCheck on it (or, with `release`, an update letting it go). False when the
+     * manifest or the lease changed.
      */
     async writeManifest(
       family: string,
@@ -531,6 +532,7 @@ export const dynamoFactWriter = ({ db, tableName }: TableContext) => {
       lease: Lease,
       leases: LeaseRepository,
       also: readonly Record<string, unknown>[] = [],
+      release = false,
     ): Promise<boolean> {
       const { legacy: _legacy, ...stored } = manifest;
       const condition =
@@ -545,7 +547,7 @@ export const dynamoFactWriter = ({ db, tableName }: TableContext) => {
         await db.send(
           new TransactWriteCommand({
             TransactItems: [
-              leases.check(lease),
+              release ? leases.releasing(lease) : leases.check(lease),
               {
                 Put: {
                   TableName: tableName,

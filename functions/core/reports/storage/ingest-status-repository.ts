@@ -123,20 +123,25 @@ export const dynamoIngestStatusRepository = ({ db, tableName }: TableContext) =>
     );
   },
 
-  /** Clears the rejection of each file, where there is one (read by key first: most loaded files have none). */
-  async clearRejected(files: readonly string[]): Promise<void> {
+  /** The files among these with a rejection recorded (by key: most loaded files have none, so clear only these). */
+  async rejectedAmong(files: readonly string[]): Promise<Set<string>> {
     const found = await batchGetAll(
       db,
       tableName,
       files.map((file) => keys.rejectedFile(file)),
       { ProjectionExpression: 'pk, sk', ConsistentRead: true },
     );
-    for (const item of found) {
+    return new Set(found.map((item) => String(item.sk)));
+  },
+
+  /** Deletes the rejection records of these files (rejectedAmong says which have one). */
+  async clearRejected(files: readonly string[]): Promise<void> {
+    for (const file of files) {
       try {
         await db.send(
           new DeleteCommand({
             TableName: tableName,
-            Key: { pk: item.pk, sk: item.sk },
+            Key: keys.rejectedFile(file),
             ConditionExpression: 'entity = :e',
             ExpressionAttributeValues: { ':e': REJECTED_ENTITY },
           }),

@@ -96,6 +96,22 @@ export const dynamoLeaseRepository = ({ db, tableName }: TableContext) => {
         },
       };
     },
+
+    /**
+     * The same, letting the lease go when the transaction commits: a load's last write releases its lease in the
+     * same round trip instead of one more after it.
+     */
+    releasing(lease: Lease) {
+      return {
+        Update: {
+          TableName: tableName,
+          Key: lease.key,
+          UpdateExpression: 'REMOVE holder SET expiresAt = :zero',
+          ConditionExpression: 'holder = :holder AND fence = :fence',
+          ExpressionAttributeValues: { ':holder': lease.holder, ':fence': lease.fence, ':zero': 0 },
+        },
+      };
+    },
   };
 };
 
