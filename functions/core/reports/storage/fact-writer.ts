@@ -8,6 +8,7 @@
 import { GetCommand, PutCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { batchWriteAll } from '../../db/batch-write';
 import { isConditionFailure } from '../../db/conditions';
+import { keyReader } from '../../db/key-reader';
 import * as keys from '../../db/keys';
 import { queryAll } from '../../db/query-all';
 import type { TableKey } from '../../db/table-definition';
@@ -262,6 +263,9 @@ function takeRows(queue: UnitCube[], limit: number): UnitCube {
 }
 
 export const dynamoFactWriter = ({ db, tableName }: TableContext) => {
+  // Cubes opened together (a compaction's open days, read back to fold them in) read their items in one BatchGetItem.
+  const reader = keyReader({ db, tableName });
+  const itemAt = async (key: TableKey) => (await reader.get([key], { consistent: true }))[0];
   const queryItems = async (
     pk: string,
     from: string,
@@ -312,15 +316,12 @@ export const dynamoFactWriter = ({ db, tableName }: TableContext) => {
         'pk' in address
           ? address.pk
           : keys.factPartition(address.family, address.channel, address.variant, address.partition);
-      const first = (
-        await db.send(new GetCommand({ TableName: tableName, Key: { pk, sk: period }, ConsistentRead: true }))
-      ).Item;
+      const first = await itemAt({ pk, sk: period });
       if (!first) return undefined;
       const header = chunkHeader(first);
       const chunkSks = Array.from({ length: header.chunks - 1 }, (_, i) => chunkSk(period, header, i + 1));
       const readChunk = async (sk: string) => {
-        const item = (await db.send(new GetCommand({ TableName: tableName, Key: { pk, sk }, ConsistentRead: true })))
-          .Item;
+        const item = await itemAt({ pk, sk });
         if (!item || chunkIndex(sk, period, header) < 0) throw new Error(`${pk} ${sk}: a chunk is missing`);
         return decodeUnitCube(item, dicts, measures);
       };
@@ -586,11 +587,10 @@ export const dynamoFactWriter = ({ db, tableName }: TableContext) => {
 
     /** The months whose blocks are due, and the blocks stored in several chunks. */
     async readBlocksDue(family: string, channel: string): Promise<{ months: string[]; chunked: ChunkRef[] }> {
-      const out = await db.send(
-        new GetCommand({ TableName: tableName, Key: keys.blocksToWrite(family, channel), ConsistentRead: true }),
-      );
-      const months = out.Item?.months as Set<string> | undefined;
-      return { months: [...(months ?? [])].sort(), chunked: (out.Item?.chunked as ChunkRef[] | undefined) ?? [] };
+      // By the shared key reader: a load of one file asks for it with its files' rejections, one request.
+      const item = await itemAt(keys.blocksToWrite(family, channel));
+      const months = item?.months as Set<string> | undefined;
+      return { months: [...(months ?? [])].sort(), chunked: (item?.chunked as ChunkRef[] | undefined) ?? [] };
     },
 
     /** Takes `done` months off the due set and records the blocks now stored in several chunks. */

@@ -4,8 +4,8 @@
  * the files ingest rejected (recorded here too).
  */
 import { DeleteCommand, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
-import { batchGetAll } from '../../db/batch-get';
 import { isConditionFailure } from '../../db/conditions';
+import { keyReader } from '../../db/key-reader';
 import * as keys from '../../db/keys';
 import { queryAll } from '../../db/query-all';
 import type { TableContext } from '../../directory/directory-repository';
@@ -125,11 +125,9 @@ export const dynamoIngestStatusRepository = ({ db, tableName }: TableContext) =>
 
   /** The files among these with a rejection recorded (by key: most loaded files have none, so clear only these). */
   async rejectedAmong(files: readonly string[]): Promise<Set<string>> {
-    const found = await batchGetAll(
-      db,
-      tableName,
+    const found = await keyReader({ db, tableName }).get(
       files.map((file) => keys.rejectedFile(file)),
-      { ProjectionExpression: 'pk, sk', ConsistentRead: true },
+      { attributes: ['pk', 'sk'], consistent: true },
     );
     return new Set(found.map((item) => String(item.sk)));
   },
