@@ -1241,7 +1241,7 @@ describe("a load's round trips (month-load.ts, ingest-service.ts)", () => {
     expect((await viewsByDay(channel, sub)).get(isoDay(april.date))?.[0]).toBe(columnSum([april], 'views'));
   });
 
-  it('a later day of an open month: the commit lets the lease go; after it only the earlier rejection is cleared', async () => {
+  it('a later day of an open month: one read before, the commit lets the lease go, after it only the rejection cleared', async () => {
     const { channel, sub } = await freshChannel();
     const [first, second, third] = exportsFor(channel).filter((d) => d.rows.length > 5 && d.date.startsWith('202604'));
     if (!first || !second || !third) throw new Error('the generated data lacks the days this test needs');
@@ -1279,6 +1279,14 @@ describe("a load's round trips (month-load.ts, ingest-service.ts)", () => {
       }[];
       expect(parts[0]?.Update?.Key).toEqual(lease);
       expect(parts[0]?.Update?.UpdateExpression).toContain('REMOVE holder');
+      // The file's earlier rejection and the owner's blocks due are read at the start, in one request.
+      const keysRead = (s: (typeof sends)[number]) =>
+        Object.values((s.input.RequestItems ?? {}) as Record<string, { Keys: { pk: string }[] }>).flatMap((r) =>
+          r.Keys.map((k) => k.pk),
+        );
+      const both = sends.findIndex((s) => s.name === 'BatchGetCommand' && keysRead(s).includes('INGEST#REJECTED'));
+      expect(keysRead(sends[both] as (typeof sends)[number])).toContain(`FACT#CB#${channel}#MANIFEST`);
+      expect(both).toBeLessThan(commitAt);
       // Nothing is read after the commit (the rejections and the blocks due were read with the parse); the day
       // whose file was rejected before has that rejection deleted.
       const after = sends
