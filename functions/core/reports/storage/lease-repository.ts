@@ -20,6 +20,10 @@ export interface Lease {
 }
 
 const LEASE_ENTITY = 'Lease';
+/** The condition of every write by a holder: the lease is still its own (same holder, same fence). */
+const HELD = 'holder = :holder AND fence = :fence';
+/** What letting a lease go writes: no holder, and expired. */
+const RELEASE = 'REMOVE holder SET expiresAt = :zero';
 
 export const dynamoLeaseRepository = ({ db, tableName }: TableContext) => {
   /** Applies `update` to the lease item if `lease` still holds it (holder and fence); false when it was lost. */
@@ -30,7 +34,7 @@ export const dynamoLeaseRepository = ({ db, tableName }: TableContext) => {
           TableName: tableName,
           Key: lease.key,
           UpdateExpression: update,
-          ConditionExpression: 'holder = :holder AND fence = :fence',
+          ConditionExpression: HELD,
           ExpressionAttributeValues: { ...values, ':holder': lease.holder, ':fence': lease.fence },
         }),
       );
@@ -82,7 +86,7 @@ export const dynamoLeaseRepository = ({ db, tableName }: TableContext) => {
 
     /** Lets the lease go (if still ours; one already lost has nothing to release): the next load need not wait. */
     async release(lease: Lease): Promise<void> {
-      await updateHeld(lease, 'REMOVE holder SET expiresAt = :zero', { ':zero': 0 });
+      await updateHeld(lease, RELEASE, { ':zero': 0 });
     },
 
     /** A transaction part that fails unless `lease` is still held (holder and fence). */
@@ -91,7 +95,7 @@ export const dynamoLeaseRepository = ({ db, tableName }: TableContext) => {
         ConditionCheck: {
           TableName: tableName,
           Key: lease.key,
-          ConditionExpression: 'holder = :holder AND fence = :fence',
+          ConditionExpression: HELD,
           ExpressionAttributeValues: { ':holder': lease.holder, ':fence': lease.fence },
         },
       };
@@ -106,8 +110,8 @@ export const dynamoLeaseRepository = ({ db, tableName }: TableContext) => {
         Update: {
           TableName: tableName,
           Key: lease.key,
-          UpdateExpression: 'REMOVE holder SET expiresAt = :zero',
-          ConditionExpression: 'holder = :holder AND fence = :fence',
+          UpdateExpression: RELEASE,
+          ConditionExpression: HELD,
           ExpressionAttributeValues: { ':holder': lease.holder, ':fence': lease.fence, ':zero': 0 },
         },
       };
