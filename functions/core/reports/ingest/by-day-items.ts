@@ -10,6 +10,7 @@
  */
 import * as keys from '../../db/keys';
 import { FACT_ENTITY, type FactWriter, type Guard, type Packing } from '../storage/fact-writer';
+import { encodeDayBlobs } from '../storage/unit-codec';
 
 /** Room for a day's data in a month item (DynamoDB's limit is 400 KB an item, key and header included). */
 export const ITEM_BYTES = 350 * 1024;
@@ -186,39 +187,120 @@ export async function writeByDay(
   return after;
 }
 
-/**
- * The items of days of a daily variant (vb): each day's buckets as the attributes of the day's item (`D#<day>`), in
- * part items (`D#<day>#001`, …) when they do not fit one; a day with no rows loses its items. The manifest keeps the
- * part count of days stored in several (updated here), so a day that shrinks loses the parts it no longer needs.
- */
-export function dailyItems(
+/** A daily variant's storage group's items, and the days it holds as day items (manifest.daily). */
+export interface DailyManifest {
+  days: Readonly<Record<string, unknown>>;
+  parts?: Record<string, Record<string, number>>;
+  daily?: string[];
+}
+
+/** Writes a storage group's days (dd → pieces; [] when it has no rows) of `month`: the items to put and to delete. */
+type DailyWrite = (
   month: string,
   key: string,
   pk: string,
   header: string,
   days: ReadonlyMap<string, readonly DayPiece[]>,
-  manifest: { parts?: Record<string, Record<string, number>> },
-): { items: Record<string, unknown>[]; gone: { pk: string; sk: string }[] } {
+  manifest: DailyManifest,
+) => { items: Record<string, unknown>[]; gone: { pk: string; sk: string }[] };
+
+/** The entry of a key's `parts` counting its month item's parts (a day's entry is its dd, 01–31). */
+export const MONTH_ITEM = '00';
+
+const partSuffix = (p: number) => (p === 0 ? '' : `#${String(p).padStart(3, '0')}`);
+/** Part p of a day's item (`D#2026-04-07`, `D#2026-04-07#001`, …) or of the month item (`D#2026-04`, …). */
+const daySk = (month: string, dd: string, p: number) => keys.factDaySk(`${month}-${dd}`) + partSuffix(p);
+const monthSk = (month: string, p: number) => keys.factDaySk(month) + partSuffix(p);
+/** The keys of a day's items, `count` parts (at least the first). */
+const dayKeys = (pk: string, month: string, dd: string, count: number) =>
+  Array.from({ length: Math.max(count, 1) }, (_, p) => ({ pk, sk: daySk(month, dd, p) }));
+
+/** Days (dd) that may have day items: those the manifest lists, or every day (manifests before month items). */
+export const ownDays = (manifest: DailyManifest): string[] =>
+  manifest.daily ?? Object.keys(manifest.days).map((day) => day.slice(8, 10));
+
+/** An item of a daily variant holding the bucket fields of `part`. */
+const bucketItem = (pk: string, sk: string, header: string, part: readonly DayPiece[], extra = {}) => ({
+  pk,
+  sk,
+  entity: FACT_ENTITY,
+  h: header,
+  ...extra,
+  ...Object.fromEntries(part.map((p) => [(p as { field: string }).field, (p as { blob: Uint8Array }).blob])),
+});
+
+/**
+ * The items of days of a daily variant (vd, vb): each day's buckets as the attributes of the day's item (`D#<day>`),
+ * in part items (`D#<day>#001`, …) when they do not fit one; a day with no rows loses its items, but keeps an empty
+ * one where the group has a month item (monthItems), so readers know the month item's day is gone. The manifest
+ * keeps the part count of days stored in several (updated here), so a day that shrinks loses the parts it no longer
+ * needs.
+ */
+export const dailyItems: DailyWrite = (month, key, pk, header, days, manifest) => {
   const parts = { ...(manifest.parts?.[key] ?? {}) };
+  const monthHeld = (parts[MONTH_ITEM] ?? 0) > 0;
   const items: Record<string, unknown>[] = [];
   const gone: { pk: string; sk: string }[] = [];
   for (const [dd, pieces] of days) {
-    const day = keys.factDaySk(`${month}-${dd}`);
-    const sk = (p: number) => (p === 0 ? day : `${day}#${String(p).padStart(3, '0')}`);
     const now = pieces.length === 0 ? [] : partsOf(pieces);
     now.forEach((part, p) => {
-      const fields = Object.fromEntries(
-        part.map((piece) => [(piece as { field: string }).field, (piece as { blob: Uint8Array }).blob]),
-      );
-      items.push({ pk, sk: sk(p), entity: FACT_ENTITY, h: header, ...fields });
+      items.push(bucketItem(pk, daySk(month, dd, p), header, part));
     });
-    const had = parts[dd] ?? (pieces.length === 0 ? 1 : 0);
-    for (let p = now.length; p < Math.max(had, 1); p++) gone.push({ pk, sk: sk(p) });
+    if (now.length === 0 && monthHeld) items.push(bucketItem(pk, daySk(month, dd, 0), header, []));
+    const kept = Math.max(now.length, monthHeld ? 1 : 0);
+    gone.push(...dayKeys(pk, month, dd, parts[dd] ?? 1).slice(kept));
     if (now.length > 1) parts[dd] = now.length;
     else delete parts[dd];
   }
+  setParts(manifest, key, parts);
+  return { items, gone };
+};
+
+/**
+ * A month of a daily variant's storage group loaded whole (every day it holds is in the load): its days' buckets
+ * as one month item (`D#<month>`, in parts `D#<month>#001`, … when they do not fit one), each bucket's days one
+ * field (unit-codec.ts encodeDayBlobs), in place of a day item each. A report reading a bucket's year reads 12 items,
+ * not 365. The first part names the count (`c`): parts past it are leftovers (of a load undone after a crash) that
+ * readers skip. The day items the month had go.
+ */
+export const monthItems: DailyWrite = (month, key, pk, header, days, manifest) => {
+  const byField = new Map<string, { dd: string; blob: Uint8Array }[]>();
+  for (const dd of [...days.keys()].sort()) {
+    for (const p of days.get(dd) ?? []) {
+      if (!('field' in p)) continue;
+      const list = byField.get(p.field) ?? [];
+      list.push({ dd, blob: p.blob });
+      byField.set(p.field, list);
+    }
+  }
+  // Each field's days in containers of at most half an item (as a day's blobs are), placed whole by partsOf.
+  const pieces: DayPiece[] = [];
+  for (const field of [...byField.keys()].sort()) {
+    let run: { dd: string; blob: Uint8Array }[] = [];
+    let size = 0;
+    for (const day of byField.get(field) ?? []) {
+      if (run.length > 0 && size + day.blob.length + 4 > ITEM_BYTES / 2) {
+        pieces.push({ field, blob: encodeDayBlobs(run) });
+        run = [];
+        size = 0;
+      }
+      run.push(day);
+      size += day.blob.length + 4;
+    }
+    if (run.length > 0) pieces.push({ field, blob: encodeDayBlobs(run) });
+  }
+  const now = partsOf(pieces);
+  const items = now.map((part, p) => bucketItem(pk, monthSk(month, p), header, part, p === 0 ? { c: now.length } : {}));
+  const parts = manifest.parts?.[key] ?? {};
+  const gone = ownDays(manifest).flatMap((dd) => dayKeys(pk, month, dd, parts[dd] ?? 1));
+  // The first part goes with no data: one a crash left (unknown to the manifest) must not stay readable.
+  for (let p = now.length; p < Math.max(parts[MONTH_ITEM] ?? 0, 1); p++) gone.push({ pk, sk: monthSk(month, p) });
+  setParts(manifest, key, now.length > 0 ? { [MONTH_ITEM]: now.length } : {});
+  return { items, gone };
+};
+
+function setParts(manifest: DailyManifest, key: string, parts: Record<string, number>): void {
   const all = { ...(manifest.parts ?? {}), [key]: parts };
   if (Object.keys(parts).length === 0) delete all[key];
   manifest.parts = all;
-  return { items, gone };
 }

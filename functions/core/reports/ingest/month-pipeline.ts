@@ -49,7 +49,15 @@ import {
   type UnitCube,
   UnitCubeBuilder,
 } from '../storage/units';
-import { type ByDayWrite, type DayPiece, dailyItems, ITEM_BYTES, writeByDay } from './by-day-items';
+import {
+  type ByDayWrite,
+  type DayPiece,
+  dailyItems,
+  ITEM_BYTES,
+  monthItems,
+  ownDays,
+  writeByDay,
+} from './by-day-items';
 import { BUCKETS_PER_STEP, type DayFacts, GROUPS } from './day-facts';
 
 /** The variants of a family by the part they play in a load. */
@@ -527,6 +535,12 @@ export async function runPipeline(
   const removed = new Set(input.removeDays ?? []);
   /** Per by-bucket variant, per day (dd): the blobs of its buckets in the storage group being filled. */
   const bucketPieces = new Map(plan.grouped.map(({ variant }) => [variant.name, new Map<string, DayPiece[]>()]));
+  // A load of every day the month holds (a batch of a month's files, a rebuild) writes the daily variants' month
+  // items: one item per storage group for the month, not one a day (by-day-items.ts monthItems). Days removed count
+  // as loaded, so a load undone after a crash decides as the load did (and rewrites the month item it may have left).
+  const loading = new Set(input.days.map((d) => d.day));
+  const whole =
+    loading.size + removed.size >= 2 && Object.keys(manifest.days).every((day) => loading.has(day) || removed.has(day));
   const dailyPuts: Record<string, unknown>[] = [];
   // Daily items go out while the next groups are computed; awaited after the loop.
   const dailyWrites: Promise<void>[] = [];
@@ -577,7 +591,8 @@ export async function runPipeline(
         for (const d of days) if (!pieces.has(d.dd)) pieces.set(d.dd, []);
         for (const day of removed) pieces.set(day.slice(8, 10), []);
         const key = `${variant.name}#${group}`;
-        const { items, gone } = dailyItems(month, key, pk(variant.name, group), header(variant), pieces, manifest);
+        const write = whole ? monthItems : dailyItems;
+        const { items, gone } = write(month, key, pk(variant.name, group), header(variant), pieces, manifest);
         dailyPuts.push(...items);
         chunked.stale.push(...gone);
         if (dailyPuts.length >= 25) flushDaily();
@@ -603,6 +618,10 @@ export async function runPipeline(
     }
   }
   flushDaily();
+  if (plan.grouped.length > 0) {
+    const dds = [...ownDays(manifest), ...loading, ...removed].map((day) => day.slice(-2));
+    manifest.daily = whole ? [] : [...new Set(dds)].sort();
+  }
   const daily = Promise.all(dailyWrites);
   daily.catch(() => undefined); // awaited below
 

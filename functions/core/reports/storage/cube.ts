@@ -218,8 +218,9 @@ export function variantsOf(family: FamilyDef): readonly CubeVariant[] {
  * month variant with `day` in its grain (d, gd): one segment per day, several days to an item, so loading a day sets
  * one attribute of the month's item. `daily` (vd, vb: by video and day, per bucket of videos): one item per group of
  * buckets and day, each bucket an attribute, so loading a day writes that day's items and nothing else (an item
- * holding a month's days grows with the month, and DynamoDB bills an update by the whole item); a month reads its
- * days' items, a Query each.
+ * holding a month's days grows with the month, and DynamoDB bills an update by the whole item); a month loaded whole
+ * (a batch) is one item per group instead, its days in each bucket's attribute (ingest/by-day-items.ts). A month
+ * reads its items in one Query.
  */
 export type VariantLayout = 'flat' | 'byDay' | 'daily';
 

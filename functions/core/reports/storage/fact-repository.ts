@@ -10,8 +10,9 @@
  *   generation whole.
  * - byDay (d, gd): per month, one segment per day (unit-codec.ts), the attribute `s<dd>` of the month's items; a
  *   report projects only the columns it needs from each day.
- * - daily (vd, vb): one item per day and group of video buckets, each bucket's rows an attribute; a report reads its
- *   bucket's attribute of each day.
+ * - daily (vd, vb): per group of video buckets, one item per day, each bucket's rows an attribute, or one item for
+ *   a month loaded whole, each bucket's days an attribute (ingest/by-day-items.ts); a report reads its bucket's
+ *   attribute of each.
  */
 import { keyReader } from '../../db/key-reader';
 import * as keys from '../../db/keys';
@@ -55,7 +56,17 @@ import {
   piecePeriod,
   rowsInRegion,
 } from './month-pieces';
-import { decodeBlobs, decodeSegments } from './unit-codec';
+import { decodeBlobs, decodeDayBlobs, decodeSegments } from './unit-codec';
+
+/** A month of a daily variant's bucket as read: its month item's parts (the first counts them) and its day items. */
+interface MonthOfDays {
+  count: number;
+  parts: { part: number; bytes: Uint8Array }[];
+  days: Set<string>;
+  blobs: { day: string; bytes: Uint8Array }[];
+}
+
+const byDayOf = (a: { day: string }, b: { day: string }) => (a.day < b.day ? -1 : a.day > b.day ? 1 : 0);
 
 /** What a report read cost, for the bench and for logs. */
 export interface ReadStats {
@@ -636,19 +647,22 @@ export const dynamoFactRepository = ({ db, tableName }: TableContext, options: F
     const wanted = columns
       ? { dims: columns.dims, measures: columns.measures.map((m) => MEASURE_INDEX[m]) }
       : undefined;
-    const byDay = (a: { day: string }, b: { day: string }) => (a.day < b.day ? -1 : a.day > b.day ? 1 : 0);
     return [...months.keys()].sort().map((month) => {
       const { blobs, maps } = months.get(month) as { blobs: { day: string; bytes: Uint8Array }[]; maps: never[] };
-      const fromMaps = maps.length > 0 ? decodeSegments(variant.grain, maps.sort(byDay)) : undefined;
+      const fromMaps = maps.length > 0 ? decodeSegments(variant.grain, maps.sort(byDayOf)) : undefined;
       // A month of both (days loaded before and after the change): the blobs at the maps' grain, every dimension.
       const fromBlobs =
-        blobs.length > 0 ? decodeBlobs(variant.grain, blobs.sort(byDay), fromMaps ? undefined : wanted) : undefined;
+        blobs.length > 0 ? decodeBlobs(variant.grain, blobs.sort(byDayOf), fromMaps ? undefined : wanted) : undefined;
       const cube = fromBlobs && fromMaps ? concatCubes(fromBlobs, fromMaps) : ((fromBlobs ?? fromMaps) as StoredCube);
       return { period: `M#${month}`, cube };
     });
   };
 
-  /** A daily variant's bucket over the months [fromSk, toSk]: its days' items, the bucket's attribute of each. */
+  /**
+   * A daily variant's bucket over the months [fromSk, toSk]: per month, the bucket's field of its month item's parts
+   * (those the first one counts) and of its day items; a day item, even one without the field, overrides the month
+   * item's day.
+   */
   const readDaily = async (
     pk: string,
     variant: CubeVariant,
@@ -658,25 +672,52 @@ export const dynamoFactRepository = ({ db, tableName }: TableContext, options: F
     stats: ReadStats,
     columns: CubeColumns | undefined,
   ): Promise<PeriodCube[]> => {
-    const blobs = new Map<string, { day: string; bytes: Uint8Array }[]>();
-    const from = `D#${fromSk.slice(2, 9)}-01`;
-    const to = `D#${toSk.slice(2, 9)}-31#~`;
-    await queryRange(pk, from, to, stats, projectionExpression([[field]]), (item) => {
-      const bytes = item[field] as Uint8Array | undefined;
-      if (!bytes) return;
-      stats.bytes += bytes.length;
-      const day = String(item.sk).slice(2, 12);
-      const list = blobs.get(day.slice(0, 7)) ?? [];
-      list.push({ day, bytes });
-      blobs.set(day.slice(0, 7), list);
-    });
+    const months = new Map<string, MonthOfDays>();
+    const monthOf = (month: string) => {
+      let m = months.get(month);
+      if (!m) {
+        m = { count: 0, parts: [], days: new Set(), blobs: [] };
+        months.set(month, m);
+      }
+      return m;
+    };
+    await queryRange(
+      pk,
+      keys.factDaySk(fromSk.slice(2, 9)),
+      `D#${toSk.slice(2, 9)}-31#~`,
+      stats,
+      projectionExpression([[field], ['c']]),
+      (item) => {
+        const sk = String(item.sk);
+        const bytes = item[field] as Uint8Array | undefined;
+        if (bytes) stats.bytes += bytes.length;
+        const m = monthOf(sk.slice(2, 9));
+        if (sk.length === 9 || sk[9] === '#') {
+          const part = sk.length === 9 ? 0 : Number(sk.slice(10));
+          if (part === 0) m.count = Number(item.c ?? 0);
+          if (bytes) m.parts.push({ part, bytes });
+          return;
+        }
+        const day = sk.slice(2, 12);
+        m.days.add(day);
+        if (bytes) m.blobs.push({ day, bytes });
+      },
+    );
     const wanted = columns
       ? { dims: columns.dims, measures: columns.measures.map((m) => MEASURE_INDEX[m]) }
       : undefined;
-    return [...blobs.keys()].sort().map((month) => ({
-      period: `M#${month}`,
-      cube: decodeBlobs(variant.grain, blobs.get(month) ?? [], wanted),
-    }));
+    return [...months.keys()].sort().flatMap((month) => {
+      const m = months.get(month) as MonthOfDays;
+      const blobs = [
+        ...m.blobs,
+        ...m.parts
+          .filter((p) => p.part < m.count)
+          .flatMap((p) => decodeDayBlobs(p.bytes, month).filter((b) => !m.days.has(b.day))),
+      ];
+      return blobs.length === 0
+        ? []
+        : [{ period: `M#${month}`, cube: decodeBlobs(variant.grain, blobs.sort(byDayOf), wanted) }];
+    });
   };
 
   /**

@@ -102,8 +102,16 @@ export interface MonthManifest {
   chunked: ChunkRef[];
   /** By-day item keys (`d`, `gd`, `vd#g07`) → packing. */
   packing: Record<string, Packing>;
-  /** Daily items (`vb#g07`) → days (dd) stored in more than one part → how many. */
+  /**
+   * Daily variants' storage groups (`vb#g07`) → days (dd) stored in more than one part → how many; `00`: the parts
+   * of the group's month item (by-day-items.ts monthItems), when it has one.
+   */
   parts?: Record<string, Record<string, number>>;
+  /**
+   * Days (dd) the daily variants may hold as day items, beside or instead of a month item (by-day-items.ts);
+   * absent (manifests before month items): every day loaded.
+   */
+  daily?: string[];
   pending?: PendingLoad;
   /** The compaction number of the month cubes (month-pieces.ts); absent: 0. */
   pb?: number;

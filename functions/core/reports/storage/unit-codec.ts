@@ -545,3 +545,30 @@ export function decodeBlobs(
   });
   return { grain: kept, size, keys, measures };
 }
+
+/**
+ * Several days' blobs of one bucket as one binary (a daily variant's month item, by-day-items.ts monthItems): per
+ * day its number (dd, one byte), the blob's length (varint) and the blob. The blobs keep their own coding.
+ */
+export function encodeDayBlobs(days: readonly { dd: string; blob: Uint8Array }[]): Uint8Array {
+  const out = new ByteWriter(days.reduce((n, d) => n + d.blob.length + 4, 0));
+  for (const { dd, blob } of days) {
+    out.byte(Number(dd));
+    out.varint(blob.length);
+    out.bytes(blob);
+  }
+  return out.done().slice();
+}
+
+/** The blobs of encodeDayBlobs, each with its day (`month` and the day number). */
+export function decodeDayBlobs(bytes: Uint8Array, month: string): { day: string; bytes: Uint8Array }[] {
+  const r = new ByteReader(bytes);
+  const out: { day: string; bytes: Uint8Array }[] = [];
+  while (r.at < bytes.length) {
+    const dd = bytes[r.at++] as number;
+    const length = r.varint();
+    out.push({ day: `${month}-${String(dd).padStart(2, '0')}`, bytes: bytes.subarray(r.at, r.at + length) });
+    r.at += length;
+  }
+  return out;
+}
