@@ -187,7 +187,7 @@ export async function writeByDay(
   return after;
 }
 
-/** A daily variant's storage group's items, and the days it holds as day items (manifest.daily). */
+/** What the writers of daily variants' items read and update of a month's manifest (fact-writer.ts MonthManifest). */
 export interface DailyManifest {
   days: Readonly<Record<string, unknown>>;
   parts?: Record<string, Record<string, number>>;
