@@ -336,8 +336,9 @@ function dailyDays(items: readonly Record<string, unknown>[]): string[] {
     return m;
   };
   const sorted = [...items].sort((a, b) => (String(a.sk) < String(b.sk) ? -1 : 1));
-  const months = sorted.filter((i) => String(i.sk).length === 9 || String(i.sk)[9] === '#');
-  const dayItems = sorted.filter((i) => !months.includes(i));
+  const isMonth = (i: Record<string, unknown>) => String(i.sk).length === 9 || String(i.sk)[9] === '#';
+  const months = sorted.filter(isMonth);
+  const dayItems = sorted.filter((i) => !isMonth(i));
   const out: string[] = [];
   for (const item of dayItems) {
     const [pk, sk] = [String(item.pk), String(item.sk)];

@@ -216,8 +216,12 @@ const dayKeys = (pk: string, month: string, dd: string, count: number) =>
   Array.from({ length: Math.max(count, 1) }, (_, p) => ({ pk, sk: daySk(month, dd, p) }));
 
 /** Days (dd) that may have day items: those the manifest lists, or every day (manifests before month items). */
-export const ownDays = (manifest: DailyManifest): string[] =>
+const ownDays = (manifest: DailyManifest): string[] =>
   manifest.daily ?? Object.keys(manifest.days).map((day) => day.slice(8, 10));
+
+/** ownDays with `days` (yyyy-mm-dd or dd) added: the manifest's `daily` after a load that may write their day items. */
+export const ownDaysWith = (manifest: DailyManifest, days: Iterable<string>): string[] =>
+  [...new Set([...ownDays(manifest), ...[...days].map((day) => day.slice(-2))])].sort();
 
 /** An item of a daily variant holding the bucket fields of `part`. */
 const bucketItem = (pk: string, sk: string, header: string, part: readonly DayPiece[], extra = {}) => ({

@@ -55,7 +55,7 @@ import {
   dailyItems,
   ITEM_BYTES,
   monthItems,
-  ownDays,
+  ownDaysWith,
   writeByDay,
 } from './by-day-items';
 import { BUCKETS_PER_STEP, type DayFacts, GROUPS } from './day-facts';
@@ -618,10 +618,7 @@ export async function runPipeline(
     }
   }
   flushDaily();
-  if (plan.grouped.length > 0) {
-    const dds = [...ownDays(manifest), ...loading, ...removed].map((day) => day.slice(-2));
-    manifest.daily = whole ? [] : [...new Set(dds)].sort();
-  }
+  if (plan.grouped.length > 0) manifest.daily = whole ? [] : ownDaysWith(manifest, [...loading, ...removed]);
   const daily = Promise.all(dailyWrites);
   daily.catch(() => undefined); // awaited below
 
