@@ -7,7 +7,7 @@ import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
 import { acknowledge } from '../nag';
-import { FUNCTION_BUNDLING } from './function-bundling';
+import { aliasArgs, FUNCTION_BUNDLING } from './function-bundling';
 
 /** infra/constructs → repo root; route entries (`functions/...ts`) are relative to it. */
 export const REPO_ROOT = path.resolve(import.meta.dirname, '..', '..');
@@ -56,6 +56,7 @@ export class ApiFunction extends NodejsFunction {
         format: OutputFormat.ESM,
         ...FUNCTION_BUNDLING,
         mainFields: [...FUNCTION_BUNDLING.mainFields],
+        esbuildArgs: aliasArgs(),
         // Pin the SDK we test with instead of the runtime's copy.
         bundleAwsSDK: true,
         // Bundle with the project's esbuild; there is no Docker in CI or on the dev hosts.

@@ -19,14 +19,27 @@ export const FUNCTION_BUNDLING = {
   banner: "import { createRequire } from 'module'; const require = createRequire(import.meta.url);",
 } as const;
 
+/**
+ * Packages the bundles replace (esbuild's alias; the path is resolved in the project root): the SDK's default
+ * credential chain becomes its first link, the environment, which is where Lambda puts the role's credentials.
+ */
+export const BUNDLE_ALIASES: Readonly<Record<string, string>> = {
+  '@aws-sdk/credential-provider-node': './functions/_shared/lambda-credentials.ts',
+};
+
+/** BUNDLE_ALIASES as NodejsFunction's `esbuildArgs` (`--alias:<package>=<path>`). */
+export const aliasArgs = (): { '--alias': string[] } => ({
+  '--alias': Object.entries(BUNDLE_ALIASES).map(([pkg, to]) => `${pkg}=${to}`),
+});
+
 /** The file NodejsFunction writes for an ESM bundle (its source map is this name + `.map`). */
 export const BUNDLE_FILE = 'index.mjs';
 
 /**
  * esbuild API options equal to the CLI arguments CDK builds from ApiFunction's bundling (aws-lambda-nodejs
  * Bundling: `--bundle <entry> --target --platform=node --format=esm --outfile --minify --sourcemap
- * --sources-content=false --banner:js --main-fields`; `bundleAwsSDK` means no `--external`). `entry` is relative
- * to `root`, as CDK runs esbuild in the project root.
+ * --sources-content=false --banner:js --main-fields --alias`; `bundleAwsSDK` means no `--external`). `entry` is
+ * relative to `root`, as CDK runs esbuild in the project root.
  */
 export function esbuildOptions(root: string, entry: string, outdir: string): BuildOptions {
   return {
@@ -42,5 +55,6 @@ export function esbuildOptions(root: string, entry: string, outdir: string): Bui
     sourcesContent: FUNCTION_BUNDLING.sourcesContent,
     banner: { js: FUNCTION_BUNDLING.banner },
     mainFields: [...FUNCTION_BUNDLING.mainFields],
+    alias: { ...BUNDLE_ALIASES },
   };
 }

@@ -1,8 +1,9 @@
 /**
  * What the Lambda bundles carry (esbuild, with the stack's settings): no function carries a Google client library
  * (the sync worker talks to the Reporting API over fetch; google-auth-library and its HTTP stack were 290 KB of it),
- * nor zod (the directory file's schema is for operators, never for a request or the ingest), nor Powertools (logs
- * and EMF metrics are written in-house: Logger and Metrics cost 20 and 13 KB and their set-up at every cold start).
+ * nor the SDK's default credential chain (credentials come from the environment, as Lambda sets them), nor zod (the
+ * directory file's schema is for operators, never for a request or the ingest), nor Powertools (logs and EMF metrics
+ * are written in-house: Logger and Metrics cost 20 and 13 KB and their set-up at every cold start).
  * The functions that only read facts (reports.query, the sync worker) carry the families' shapes but not the
  * ingest's cell parsers (families.ts), and reports.query not the catalog's example queries (report-examples.ts) nor
  * its README rendering. An HTTP function carries its own response's schemas (for the `fields` check), not the route
@@ -57,7 +58,11 @@ async function packagesOf(entry: string): Promise<Set<string>> {
   return packages;
 }
 
-const UNWANTED = ['google-auth-library', 'gaxios', 'googleapis-common', 'googleapis', 'zod'];
+const UNWANTED = [
+  ...['google-auth-library', 'gaxios', 'googleapis-common', 'googleapis', 'zod'],
+  // The SDK's default credential chain and the STS, SSO and sign-in clients it brings (lambda-credentials.ts).
+  ...['@aws-sdk/credential-provider-node', '@aws-sdk/nested-clients', '@aws-sdk/credential-provider-sso'],
+];
 const unwanted = (pkg: string) => UNWANTED.includes(pkg) || pkg.startsWith('@aws-lambda-powertools/');
 
 describe('Lambda bundles', () => {
@@ -67,7 +72,7 @@ describe('Lambda bundles', () => {
     expect(worker.has('@aws-sdk/client-secrets-manager')).toBe(true);
   }, 60_000);
 
-  it('no function carries a Google client library, zod or Powertools', async () => {
+  it('no function carries a Google client library, zod, Powertools or the SDK default credential chain', async () => {
     const entries = [
       'functions/authorizer/handler.ts',
       'functions/ingest/s3-ingest.ts',
