@@ -10,6 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { column, DEFLATED } from '../../functions/core/reports/storage/cube-codec';
 import { deflateBlob, deflateSmall, SMALL_DEFLATE_BELOW } from '../../functions/core/reports/storage/small-deflate';
 import { decodeUnits, encodeUnits } from '../../functions/core/reports/storage/unit-codec';
+import { columnLike, EDGE_CASES, noiseOf } from '../support/deflate-inputs';
 
 const roomy = (n: number) => 2 * n + 64;
 const back = (input: Uint8Array) => {
@@ -18,33 +19,9 @@ const back = (input: Uint8Array) => {
   return new Uint8Array(inflateRawSync(packed as Uint8Array));
 };
 
-/** `n` bytes of a xorshift generator: no 3 bytes recur often enough to match near by. */
-function noiseOf(n: number): Uint8Array {
-  let x = 2_463_534_242;
-  return Uint8Array.from({ length: n }, () => {
-    x ^= x << 13;
-    x ^= x >>> 17;
-    x ^= x << 5;
-    return x >>> 24;
-  });
-}
-
-/** Bytes drawn from a few values, in runs: what varint columns look like (and what finds matches of every length). */
-const columnLike = fc
-  .array(fc.tuple(fc.integer({ min: 0, max: 255 }), fc.integer({ min: 1, max: 300 })), { maxLength: 40 })
-  .map((runs) => Uint8Array.from(runs.flatMap(([b, n]) => Array.from({ length: n }, (_, i) => (b + (i % 3)) & 255))));
-
 describe('deflateSmall', () => {
   it('round-trips the edges: nothing, one byte, every byte value, a 258-byte match and one longer', () => {
-    const cases = [
-      new Uint8Array(0),
-      Uint8Array.of(7),
-      Uint8Array.from({ length: 256 }, (_, i) => i),
-      new Uint8Array(3 + 258).fill(9),
-      new Uint8Array(2000).fill(200),
-      Uint8Array.from({ length: 1500 }, (_, i) => (i * 7) % 13),
-    ];
-    for (const input of cases) expect(back(input)).toEqual(input);
+    for (const input of EDGE_CASES) expect(back(input)).toEqual(input);
   });
 
   it('round-trips any bytes, random or column-like, up to past the window it may point back into', () => {

@@ -14,6 +14,7 @@
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import { MEASURE_INDEX, MEASURES, type Measure } from '../catalog/metrics';
 import type { Cube, CubeRow, GrainDim } from './cube';
+import { inflateRaw } from './small-inflate';
 
 export type CubeAttributes = Record<string, string | Uint8Array>;
 
@@ -192,7 +193,7 @@ export function column(
 export function open(bytes: Uint8Array): { coding: number; payload: Uint8Array } {
   const first = bytes[0] as number;
   const rest = bytes.subarray(1);
-  return { coding: first & ~DEFLATED, payload: first & DEFLATED ? inflateRawSync(rest) : rest };
+  return { coding: first & ~DEFLATED, payload: first & DEFLATED ? inflateRaw(rest) : rest };
 }
 
 /** A grain column: its values' dictionary (in order of first appearance) and each row's index in it. */

@@ -8,28 +8,12 @@
  * reads it as it reads zlib's.
  */
 import { deflateRawSync } from 'node:zlib';
-
-const LEN_BASE = [
-  3, 4, 5, 6, 7, 8, 9, 10, 11, 13, 15, 17, 19, 23, 27, 31, 35, 43, 51, 59, 67, 83, 99, 115, 131, 163, 195, 227, 258,
-];
-const LEN_EXTRA = [0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 4, 4, 4, 4, 5, 5, 5, 5, 0];
-const DIST_BASE = [
-  1, 2, 3, 4, 5, 7, 9, 13, 17, 25, 33, 49, 65, 97, 129, 193, 257, 385, 513, 769, 1025, 1537, 2049, 3073, 4097, 6145,
-  8193, 12289, 16385, 24577,
-];
-const DIST_EXTRA = [0, 0, 0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6, 7, 7, 8, 8, 9, 9, 10, 10, 11, 11, 12, 12, 13, 13];
+import { DIST_BASE, DIST_EXTRA, LEN_BASE, LEN_EXTRA, reversed } from './deflate-tables';
 
 /** Inputs from this size on go to zlib (see above). */
 export const SMALL_DEFLATE_BELOW = 1024;
 /** The farthest a match may point back (deflate's window). */
 const WINDOW = 32_768;
-
-/** `code` of `length` bits, reversed: Huffman codes go out most significant bit first, into an LSB-first stream. */
-function reversed(code: number, length: number): number {
-  let r = 0;
-  for (let i = 0; i < length; i++) r = (r << 1) | ((code >> i) & 1);
-  return r;
-}
 
 /** A code to write: its bits (already reversed, extra bits above them) | its bit count << 24. */
 const packed = (bits: number, count: number) => bits | (count << 24);
