@@ -12,9 +12,20 @@ export function documentClientOf(client: DynamoDBClient): DynamoDBDocumentClient
   return DynamoDBDocumentClient.from(client, { marshallOptions: { removeUndefinedValues: true } });
 }
 
+/**
+ * Binary attributes come as base64 in DynamoDB's JSON, and the SDK's decoder first tests each string against a
+ * regular expression: 1-4% of a report's time, whose facts are blobs. DynamoDB sends well-formed base64, which
+ * Buffer decodes as the SDK's does after its test.
+ */
+export function base64Decoder(text: string): Uint8Array {
+  const bytes = Buffer.from(text, 'base64');
+  return new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+}
+
 export function createDocumentClient(endpoint = process.env.DYNAMODB_ENDPOINT): DynamoDBDocumentClient {
   const client = new DynamoDBClient({
     maxAttempts: 3,
+    base64Decoder,
     ...(endpoint
       ? {
           endpoint,
