@@ -8,7 +8,12 @@ import { constants, deflateRawSync, inflateRawSync, type ZlibOptions } from 'nod
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { deflateSmall } from '../../functions/core/reports/storage/small-deflate';
-import { inflateRaw, inflateSmall, SMALL_INFLATE_BELOW } from '../../functions/core/reports/storage/small-inflate';
+import {
+  inflateRaw,
+  inflateSmall,
+  SMALL_INFLATE_BELOW,
+  SMALL_OUTPUT_MOST,
+} from '../../functions/core/reports/storage/small-inflate';
 import { columnLike, EDGE_CASES, noiseOf } from '../support/deflate-inputs';
 
 /** Every way zlib codes a block: stored (level 0), fast and best LZ77 with dynamic codes, fixed codes, no LZ77, runs. */
@@ -131,15 +136,41 @@ describe('inflateSmall', () => {
 });
 
 describe('inflateRaw', () => {
-  it('inflates in JavaScript below SMALL_INFLATE_BELOW bytes and by zlib from there, with the same answer', () => {
-    const small = deflateRawSync(Uint8Array.from({ length: 400 }, (_, i) => i % 9));
-    const large = deflateRawSync(noiseOf(2000));
-    expect(small.length).toBeLessThan(SMALL_INFLATE_BELOW);
-    expect(large.length).toBeGreaterThanOrEqual(SMALL_INFLATE_BELOW);
-    expect(inflateRaw(small)).toEqual(inflateSmall(small));
-    expect(Buffer.from(inflateRaw(large)).equals(inflateRawSync(large))).toBe(true);
-    // zlib's answer is a Buffer, ours a plain Uint8Array: that is how to tell which one answered.
-    expect(Buffer.isBuffer(inflateRaw(large))).toBe(true);
-    expect(Buffer.isBuffer(inflateRaw(small))).toBe(false);
+  // zlib's answer is a Buffer, the JavaScript one a plain Uint8Array: that is how to tell which one answered.
+  const byZlib = (packed: Uint8Array) => {
+    const out = inflateRaw(packed);
+    expect(Buffer.from(out).equals(inflateRawSync(packed))).toBe(true);
+    return Buffer.isBuffer(out);
+  };
+
+  it('inflates a short input of fixed codes with a short output in JavaScript, with zlib’s answer', () => {
+    const blob = deflateSmall(
+      Uint8Array.from({ length: 400 }, (_, i) => (i * i) % 23),
+      1000,
+    ) as Uint8Array;
+    expect(blob.length).toBeLessThan(SMALL_INFLATE_BELOW);
+    expect(((blob[0] as number) >> 1) & 3).toBe(1);
+    expect(byZlib(blob)).toBe(false);
+  });
+
+  it('leaves to zlib a long input, dynamic codes, a stored block, and an output past SMALL_OUTPUT_MOST', () => {
+    const long = deflateRawSync(noiseOf(2000), { level: 0 });
+    expect(long.length).toBeGreaterThanOrEqual(SMALL_INFLATE_BELOW);
+    expect(byZlib(long)).toBe(true);
+    const dynamic = deflateRawSync(
+      Uint8Array.from({ length: 3000 }, (_, i) => ((i * 7) % 11 < 9 ? 0 : i % 5)),
+      { level: 9 },
+    );
+    expect(dynamic.length).toBeLessThan(SMALL_INFLATE_BELOW);
+    expect(((dynamic[0] as number) >> 1) & 3).toBe(2);
+    expect(byZlib(dynamic)).toBe(true);
+    expect(byZlib(deflateRawSync(Uint8Array.of(1, 2, 3), { level: 0 }))).toBe(true);
+    // Fixed codes, a short input, a long output: JavaScript stops at the limit and zlib answers.
+    const zeros = deflateSmall(new Uint8Array(SMALL_OUTPUT_MOST + 1), 1000) as Uint8Array;
+    expect(zeros.length).toBeLessThan(SMALL_INFLATE_BELOW);
+    expect(inflateSmall(zeros, SMALL_OUTPUT_MOST)).toBeUndefined();
+    expect(inflateSmall(zeros, SMALL_OUTPUT_MOST + 1)).toEqual(new Uint8Array(SMALL_OUTPUT_MOST + 1));
+    expect(byZlib(zeros)).toBe(true);
+    expect(byZlib(deflateSmall(new Uint8Array(SMALL_OUTPUT_MOST), 1000) as Uint8Array)).toBe(false);
   });
 });

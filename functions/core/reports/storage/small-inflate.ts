@@ -1,16 +1,21 @@
 /**
- * Raw inflate (RFC 1951) of small inputs, in JavaScript. A report opens deflated bucket-day blobs and columns by the
- * hundred (a year of one video: about 360 blobs of 100-200 bytes), and node:zlib's inflateRawSync costs 10-20 µs a
- * call whatever the size (a stream and a zlib state built and torn down each time). Every block type is read (stored,
- * fixed and dynamic codes), so bytes from small-deflate.ts and from zlib at any level read back the same; corrupt
- * input throws, as zlib's does. About 5 µs a blob; inputs from SMALL_INFLATE_BELOW bytes on go to zlib, which is as fast
- * there and faster on longer inputs.
+ * Raw inflate (RFC 1951) of small inputs, in JavaScript. A report opens deflated bucket-day blobs by the hundred (a
+ * year of one video: about 360 blobs of 100-200 bytes, written by small-deflate.ts), and node:zlib's inflateRawSync
+ * costs 8-12 µs a call whatever the size (a stream and a zlib state built and torn down each time), about 3 µs here.
+ * Every block type is read (stored, fixed and dynamic codes), so bytes from small-deflate.ts and from zlib at any level
+ * read back the same; corrupt input throws, as zlib's does. inflateRaw uses it only where it is the faster: short
+ * inputs of the fixed codes with short outputs (on long outputs zlib's C is up to twice as fast).
  */
 import { inflateRawSync } from 'node:zlib';
 import { DIST_BASE, DIST_EXTRA, LEN_BASE, LEN_EXTRA, reversed } from './deflate-tables';
 
 /** Inputs from this size on go to zlib. */
 export const SMALL_INFLATE_BELOW = 512;
+/** Outputs past this size go to zlib: it is faster on them (see inflateRaw). */
+export const SMALL_OUTPUT_MOST = 1536;
+
+/** Thrown inside the inflater when the output passes its limit (never outside it). */
+const TOO_LONG = Symbol('output past its limit');
 
 /** The order in which a dynamic block sends its code-length code's lengths. */
 const ORDER = Uint8Array.from([16, 17, 18, 0, 8, 7, 9, 6, 10, 5, 11, 4, 12, 3, 13, 2, 14, 1, 15]);
@@ -96,13 +101,28 @@ class Inflater {
   private bits = 0;
   private out = new Uint8Array(4096);
   private n = 0;
+  /** Bytes the output may hold before the next write must check its room: out.length, or less under a limit. */
+  private cap = 0;
+  private limit = Number.POSITIVE_INFINITY;
   private readonly lengths = new Uint8Array(320);
   private readonly lengthCode = new Code();
   private readonly literal = new Code();
   private readonly distance = new Code();
 
-  run(input: Uint8Array): Uint8Array {
+  /** `input` inflated, or undefined once its output passes `limit` bytes. */
+  run(input: Uint8Array, limit = Number.POSITIVE_INFINITY): Uint8Array | undefined {
+    try {
+      return this.inflate(input, limit);
+    } catch (e) {
+      if (e === TOO_LONG) return undefined;
+      throw e;
+    }
+  }
+
+  private inflate(input: Uint8Array, limit: number): Uint8Array {
     this.input = input;
+    this.limit = limit;
+    this.cap = Math.min(this.out.length, limit);
     this.pos = 0;
     this.buf = 0;
     this.bits = 0;
@@ -171,10 +191,14 @@ class Inflater {
   }
 
   private room(more: number): void {
-    if (this.n + more <= this.out.length) return;
-    const bigger = new Uint8Array(Math.max(this.out.length * 2, this.n + more));
-    bigger.set(this.out.subarray(0, this.n));
-    this.out = bigger;
+    if (this.n + more <= this.cap) return;
+    if (this.n + more > this.limit) throw TOO_LONG;
+    if (this.n + more > this.out.length) {
+      const bigger = new Uint8Array(Math.max(this.out.length * 2, this.n + more));
+      bigger.set(this.out.subarray(0, this.n));
+      this.out = bigger;
+    }
+    this.cap = Math.min(this.out.length, this.limit);
   }
 
   private stored(): void {
@@ -231,7 +255,7 @@ class Inflater {
     for (;;) {
       let sym = this.decode(literal);
       if (sym < 256) {
-        if (this.n === this.out.length) this.room(1);
+        if (this.n === this.cap) this.room(1);
         this.out[this.n++] = sym;
         continue;
       }
@@ -255,12 +279,21 @@ class Inflater {
 
 let inflater: Inflater | undefined;
 
-/** `bytes` inflated (raw deflate, no header) in JavaScript, whatever their size. */
-export function inflateSmall(bytes: Uint8Array): Uint8Array {
+/** `bytes` inflated (raw deflate, no header) in JavaScript, or undefined once the output passes `limit` bytes. */
+export function inflateSmall(bytes: Uint8Array): Uint8Array;
+export function inflateSmall(bytes: Uint8Array, limit: number): Uint8Array | undefined;
+export function inflateSmall(bytes: Uint8Array, limit?: number): Uint8Array | undefined {
   inflater ??= new Inflater();
-  return inflater.run(bytes);
+  return inflater.run(bytes, limit);
 }
 
-/** `bytes` inflated (raw deflate, no header): in JavaScript below SMALL_INFLATE_BELOW bytes, by zlib from there. */
-export const inflateRaw = (bytes: Uint8Array): Uint8Array =>
-  bytes.length < SMALL_INFLATE_BELOW ? inflateSmall(bytes) : inflateRawSync(bytes);
+/**
+ * `bytes` inflated (raw deflate, no header). In JavaScript when that is the faster: an input under
+ * SMALL_INFLATE_BELOW bytes whose first block has the fixed codes (what small-deflate.ts writes; zlib's dynamic codes
+ * mean a longer input), up to SMALL_OUTPUT_MOST bytes out; by zlib otherwise, and from the start when the output
+ * turns out longer (a run of zeros: 400 bytes in, 20 KB out, where JavaScript takes twice zlib's time).
+ */
+export function inflateRaw(bytes: Uint8Array): Uint8Array {
+  if (bytes.length >= SMALL_INFLATE_BELOW || ((bytes[0] as number) & 0b110) !== 0b010) return inflateRawSync(bytes);
+  return inflateSmall(bytes, SMALL_OUTPUT_MOST) ?? inflateRawSync(bytes);
+}
