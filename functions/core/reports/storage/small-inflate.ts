@@ -143,7 +143,7 @@ class Inflater {
 
   /**
    * At least 17 bits in the buffer (at most 24: it stays a small integer); past the input's end zeros, at most 3
-   * bytes of them (see run's check).
+   * bytes of them (see inflate's last check).
    */
   private fill(): void {
     while (this.bits <= 16) {
