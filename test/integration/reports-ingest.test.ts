@@ -31,7 +31,6 @@ import {
 import { holdLease } from '../../functions/core/reports/ingest/lease-keeper';
 import { parseReportRequest } from '../../functions/core/reports/query/report-request';
 import { queryReport, type ReportDeps } from '../../functions/core/reports/query/report-service';
-import { groupOfBucket } from '../../functions/core/reports/storage/cube';
 import { dynamoFactRepository, newReadStats } from '../../functions/core/reports/storage/fact-repository';
 import { dynamoFactWriter } from '../../functions/core/reports/storage/fact-writer';
 import { dynamoLeaseRepository } from '../../functions/core/reports/storage/lease-repository';
@@ -314,15 +313,14 @@ async function storedItems(channel: string): Promise<string[]> {
   return out.sort();
 }
 
-/** A daily variant's storage group (vd, vb), or its shared items: days are stored as day items or in a month item. */
-const DAILY_PK = /#v[db]#(g\d\d|all)$/;
+/** A daily variant's storage group (vd, vb): its days are stored as day items or in a month item. */
+const DAILY_PK = /#v[db]#g\d\d$/;
 
 /**
  * The days of daily variants' items as what readers take (fact-repository.ts readDaily): per storage group, day and
- * bucket, the day's blobs, from its day items where it has any (an empty one: no rows), else from the variant's
- * shared item of the day (each bucket field counted in its group), else from the month item's parts its first
- * counts. So a month stored day by day and one loaded whole compare equal when they hold the same. Month parts past
- * the count (left by a crash, skipped by readers) stay visible as items.
+ * bucket, the day's blobs, from its day items where it has any (an empty one: no rows), else from the month item's
+ * parts its first counts. So a month stored day by day and one loaded whole compare equal when they hold the same.
+ * Month parts past the count (left by a crash, skipped by readers) stay visible as items.
  */
 function dailyDays(items: readonly Record<string, unknown>[]): string[] {
   const fields = (item: Record<string, unknown>) =>
@@ -339,10 +337,8 @@ function dailyDays(items: readonly Record<string, unknown>[]): string[] {
   };
   const sorted = [...items].sort((a, b) => (String(a.sk) < String(b.sk) ? -1 : 1));
   const isMonth = (i: Record<string, unknown>) => String(i.sk).length === 9 || String(i.sk)[9] === '#';
-  const isShared = (i: Record<string, unknown>) => String(i.pk).endsWith('#all');
-  const shared = sorted.filter(isShared);
-  const months = sorted.filter((i) => !isShared(i) && isMonth(i));
-  const dayItems = sorted.filter((i) => !isShared(i) && !isMonth(i));
+  const months = sorted.filter(isMonth);
+  const dayItems = sorted.filter((i) => !isMonth(i));
   const out: string[] = [];
   for (const item of dayItems) {
     const [pk, sk] = [String(item.pk), String(item.sk)];
@@ -351,19 +347,6 @@ function dailyDays(items: readonly Record<string, unknown>[]): string[] {
       m.set(field, [...(m.get(field) ?? []), Buffer.from(blob).toString('base64')]);
   }
   const byDay = new Set(days.keys());
-  /** Variant (pk without its group) and day of every shared item. */
-  const sharedDays = new Set<string>();
-  for (const item of shared) {
-    const [pk, day] = [String(item.pk), String(item.sk).slice(2, 12)];
-    const base = pk.slice(0, -'all'.length);
-    sharedDays.add(`${base}|${day}`);
-    for (const [field, blob] of fields(item)) {
-      const group = `${base}${groupOfBucket(base.split('#').at(-2) as string, field)}`;
-      if (byDay.has(`${group}|${day}`)) continue;
-      const m = ofDay(group, day);
-      m.set(field, [...(m.get(field) ?? []), Buffer.from(blob).toString('base64')]);
-    }
-  }
   const counts = new Map(
     months.filter((i) => String(i.sk).length === 9).map((i) => [`${i.pk}|${String(i.sk)}`, Number(i.c)]),
   );
@@ -377,7 +360,7 @@ function dailyDays(items: readonly Record<string, unknown>[]): string[] {
     }
     for (const [field, container] of fields(item)) {
       for (const { day, bytes } of decodeDayBlobs(container, month)) {
-        if (byDay.has(`${pk}|${day}`) || sharedDays.has(`${pk.replace(/g\d\d$/, '')}|${day}`)) continue;
+        if (byDay.has(`${pk}|${day}`)) continue;
         const m = ofDay(pk, day);
         m.set(field, [...(m.get(field) ?? []), Buffer.from(bytes).toString('base64')]);
       }
@@ -458,49 +441,6 @@ describe('idempotent re-ingest', () => {
 });
 
 describe('restatement: a corrected file replaces its day', () => {
-  it('a day moving between a shared item and group items (large, small, large again) keeps one form, read as its last version', async () => {
-    const moving = await freshChannel();
-    const large = (channel: string) =>
-      exportsFor(channel, { videos: 6000, videoWidth: 4, days: 1, start: '2026-04-10' });
-    const small = (channel: string) => exportsFor(channel, { videos: 20, videoWidth: 4, days: 1, start: '2026-04-10' });
-    const dailyKeys = async (channel: string) =>
-      (await scanItems('begins_with(pk, :p)', { ':p': `FACT#CB#${channel}#` }))
-        .filter((i) => /#v[db]#(g\d\d|all)$/.test(String(i.pk)))
-        .map((i) => String(i.pk).split('#').slice(-2).join('#'));
-    const oneVideo = (channel: string, sub: string, video: string) =>
-      report(channel, sub, {
-        startDate: '2026-04-01',
-        endDate: '2026-04-30',
-        metrics: 'views,likes',
-        dimensions: 'day',
-        filters: `video==${video}`,
-      });
-    const alone = async (files: (channel: string) => DayExport[]) => {
-      const c = await freshChannel();
-      await ingestOk(files(c.channel).map((d) => fileOf(c.channel, d)));
-      return c;
-    };
-    const same = async (a: { channel: string; sub: string }, b: { channel: string; sub: string }) => {
-      expect(await answers(a.channel, a.sub)).toEqual(await answers(b.channel, b.sub));
-      for (const video of ['iv0001', 'iv0017', 'iv4321'])
-        expect(await oneVideo(a.channel, a.sub, video)).toEqual(await oneVideo(b.channel, b.sub, video));
-      // Regional marks stay till the month's next compaction (month-pieces.ts), wherever a version had rows.
-      const stored = async (c: { channel: string }) =>
-        (await storedItems(c.channel)).filter((i) => !i.includes('"sk":"M#2026-04#o"'));
-      expect(await stored(a)).toEqual((await stored(b)).map((i) => i.split(b.channel).join(a.channel)));
-    };
-
-    await ingestOk(large(moving.channel).map((d) => fileOf(moving.channel, d)));
-    expect((await dailyKeys(moving.channel)).filter((k) => k.endsWith('#all'))).toEqual([]);
-    await ingestOk(small(moving.channel).map((d) => fileOf(moving.channel, d)));
-    // Small now: one shared item per variant, its group items gone.
-    expect((await dailyKeys(moving.channel)).sort()).toEqual(['vb#all', 'vd#all']);
-    await same(moving, await alone(small));
-    await ingestOk(large(moving.channel).map((d) => fileOf(moving.channel, d)));
-    expect((await dailyKeys(moving.channel)).filter((k) => k.endsWith('#all'))).toEqual([]);
-    await same(moving, await alone(large));
-  });
-
   it('month totals change by exactly the difference; a country and a video the correction drops disappear', async () => {
     const { channel, sub } = await freshChannel();
     const days = exportsFor(channel);

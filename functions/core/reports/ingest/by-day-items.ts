@@ -192,7 +192,6 @@ export interface DailyManifest {
   days: Readonly<Record<string, unknown>>;
   parts?: Record<string, Record<string, number>>;
   daily?: string[];
-  shared?: Record<string, string[]>;
 }
 
 /** Writes a storage group's days (dd → pieces; [] when it has no rows) of `month`: the items to put and to delete. */
@@ -217,7 +216,7 @@ const dayKeys = (pk: string, month: string, dd: string, count: number) =>
   Array.from({ length: Math.max(count, 1) }, (_, p) => ({ pk, sk: daySk(month, dd, p) }));
 
 /** Days (dd) that may have day items: those the manifest lists, or every day (manifests before month items). */
-export const ownDays = (manifest: DailyManifest): string[] =>
+const ownDays = (manifest: DailyManifest): string[] =>
   manifest.daily ?? Object.keys(manifest.days).map((day) => day.slice(8, 10));
 
 /** ownDays with `days` (yyyy-mm-dd or dd) added: the manifest's `daily` after a load that may write their day items. */
@@ -303,97 +302,6 @@ export const monthItems: DailyWrite = (month, key, pk, header, days, manifest) =
   setParts(manifest, key, now.length > 0 ? { [MONTH_ITEM]: now.length } : {});
   return { items, gone };
 };
-
-/**
- * A day of a daily variant is one shared item (`D#<day>` in the variant's SHARED_GROUP partition, every bucket field
- * side by side) when its buckets' blobs take at most this much together: a small channel's day (1,000 videos: a few
- * KB in `vd`, some 40 KB in `vb`) costs a load one item, not one per group (64 and 16), which is most of what loading
- * a day writes. Larger days keep their group items, so a reader of one bucket never reads a large item for it.
- */
-export const SHARED_BYTES = 64 * 1024;
-
-/** The shared item of a day: every group's bucket fields. */
-export const sharedItem = (pk: string, day: string, header: string, pieces: readonly DayPiece[]) =>
-  bucketItem(pk, keys.factDaySk(day), header, pieces);
-
-/** Whether any storage group of a daily variant holds a month item this month: its days then get day items. */
-export const holdsMonthItems = (manifest: DailyManifest, variant: string) =>
-  Object.entries(manifest.parts ?? {}).some(([key, p]) => key.startsWith(`${variant}#`) && (p[MONTH_ITEM] ?? 0) > 0);
-
-/** The manifest's days (dd) that may hold a shared item of `variant`, after `add` and without `remove`. */
-export function setShared(manifest: DailyManifest, variant: string, add: Iterable<string>, remove: Iterable<string>) {
-  const out = new Set([...(manifest.shared?.[variant] ?? []), ...[...add].map((d) => d.slice(-2))]);
-  for (const d of remove) out.delete(d.slice(-2));
-  const all = { ...(manifest.shared ?? {}), [variant]: [...out].sort() };
-  if (out.size === 0) delete all[variant];
-  manifest.shared = all;
-}
-
-/** The keys of a day's items in every storage group of a variant (`groupPk` of a group name), its parts forgotten. */
-export function groupDayKeys(
-  manifest: DailyManifest,
-  variant: string,
-  groups: number,
-  groupPk: (group: string) => string,
-  month: string,
-  dd: string,
-): { pk: string; sk: string }[] {
-  return Array.from({ length: groups }, (_, k) => {
-    const group = `g${String(k).padStart(2, '0')}`;
-    const key = `${variant}#${group}`;
-    const parts = { ...(manifest.parts?.[key] ?? {}) };
-    const count = parts[dd] ?? 1;
-    delete parts[dd];
-    setParts(manifest, key, parts);
-    return dayKeys(groupPk(group), month, dd, count);
-  }).flat();
-}
-
-/**
- * Routes a load's days of one daily variant, a storage group at a time, to group items or to shared items (the days
- * it may share: those loaded, while they stay under SHARED_BYTES). A day is held until it outgrows SHARED_BYTES
- * (or a bucket is split in several blobs): its groups so far are then handed back to be written as group items, and
- * so are its later groups. Memory holds at most SHARED_BYTES a day.
- */
-export class DayRouter {
-  private readonly held = new Map<string, { groups: Map<number, readonly DayPiece[]>; size: number }>();
-  /** Days (dd) written as group items. */
-  readonly grouped = new Set<string>();
-
-  constructor(share: Iterable<string>) {
-    for (const dd of share) this.held.set(dd, { groups: new Map(), size: 0 });
-  }
-
-  /** Storage group `k`'s days: what to write as group items now (group → days), the rest held. */
-  take(k: number, days: ReadonlyMap<string, readonly DayPiece[]>): Map<number, Map<string, readonly DayPiece[]>> {
-    const out = new Map<number, Map<string, readonly DayPiece[]>>();
-    const put = (g: number, dd: string, pieces: readonly DayPiece[]) => {
-      const m = out.get(g) ?? new Map<string, readonly DayPiece[]>();
-      out.set(g, m.set(dd, pieces));
-      this.grouped.add(dd);
-    };
-    for (const [dd, pieces] of days) {
-      const h = this.held.get(dd);
-      if (!h) {
-        put(k, dd, pieces);
-        continue;
-      }
-      h.groups.set(k, pieces);
-      h.size += pieces.reduce((n, p) => n + pieceSize(p), 0);
-      const split = new Set(pieces.map((p) => ('field' in p ? p.field : ''))).size < pieces.length;
-      if (h.size > SHARED_BYTES || split) {
-        this.held.delete(dd);
-        for (const [g, list] of h.groups) put(g, dd, list);
-      }
-    }
-    return out;
-  }
-
-  /** The days held to the end (dd → every group's pieces, [] when the day has no rows): their shared items. */
-  shared(): Map<string, DayPiece[]> {
-    return new Map([...this.held].map(([dd, h]) => [dd, [...h.groups.values()].flat()]));
-  }
-}
 
 function setParts(manifest: DailyManifest, key: string, parts: Record<string, number>): void {
   const all = { ...(manifest.parts ?? {}), [key]: parts };

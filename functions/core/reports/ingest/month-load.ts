@@ -29,7 +29,7 @@ import type { HeadSizes } from '../storage/heads';
 import type { IngestStatusRepository } from '../storage/ingest-status-repository';
 import type { LeaseRepository } from '../storage/lease-repository';
 import { concatUnits, type Dicts, emptyUnitCube, type UnitCube } from '../storage/units';
-import { ownDaysWith, setShared } from './by-day-items';
+import { ownDaysWith } from './by-day-items';
 import type { DayFacts } from './day-facts';
 import { type HeldLease, holdLease, LeaseLost, type LeaseSettings } from './lease-keeper';
 import { type FamilyPlan, GroupReader, type PipelineDay, runPipeline } from './month-pipeline';
@@ -454,10 +454,8 @@ async function finishInterrupted(stores: LoadStores, target: MonthTarget, manife
   const { writer } = stores;
   const { family, plan, owner, month, dicts } = target;
   const pending = manifest.pending as PendingLoad;
-  // The interrupted load may have written day items of its days, and shared items, whatever it was to write
-  // (by-day-items.ts).
+  // The interrupted load may have written day items of its days, whatever it was to write (by-day-items.ts).
   manifest.daily = ownDaysWith(manifest, pending.days);
-  for (const { variant } of plan.grouped) setShared(manifest, variant.name, pending.days, []);
   const stored = structuredClone(manifest);
   const fullPk = keys.factPartition(family.code, owner, plan.full.name);
   const rootPk = keys.factPartition(family.code, owner, plan.root.name);

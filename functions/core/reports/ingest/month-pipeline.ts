@@ -27,8 +27,6 @@ import {
   type RegionKind,
   regionOf,
   rootVariantOf,
-  SHARED_GROUP,
-  VIDEO_BUCKETS,
   variantsOf,
 } from '../storage/cube';
 import { ChunkRegistry, FACT_ENTITY, type FactWriter, type Guard, type MonthManifest } from '../storage/fact-writer';
@@ -54,16 +52,10 @@ import {
 import {
   type ByDayWrite,
   type DayPiece,
-  DayRouter,
   dailyItems,
-  groupDayKeys,
-  holdsMonthItems,
   ITEM_BYTES,
   monthItems,
-  ownDays,
   ownDaysWith,
-  setShared,
-  sharedItem,
   writeByDay,
 } from './by-day-items';
 import { BUCKETS_PER_STEP, type DayFacts, GROUPS } from './day-facts';
@@ -549,14 +541,6 @@ export async function runPipeline(
   const loading = new Set(input.days.map((d) => d.day));
   const whole =
     loading.size + removed.size >= 2 && Object.keys(manifest.days).every((day) => loading.has(day) || removed.has(day));
-  // Small days loaded into a month without month items go in shared items (by-day-items.ts DayRouter).
-  const hadDayItems = new Set(ownDays(manifest));
-  const routers = new Map(
-    plan.grouped.map(({ variant }) => [
-      variant.name,
-      new DayRouter(whole || holdsMonthItems(manifest, variant.name) ? [] : days.map((d) => d.dd)),
-    ]),
-  );
   const dailyPuts: Record<string, unknown>[] = [];
   // Daily items go out while the next groups are computed; awaited after the loop.
   const dailyWrites: Promise<void>[] = [];
@@ -601,18 +585,16 @@ export async function runPipeline(
       const all = bucketPieces.get(variant.name) as Map<string, DayPiece[]>;
       bucketPieces.set(variant.name, new Map());
       for (let k = first; k < done; k++) {
+        const group = `g${String(k).padStart(2, '0')}`;
         const inGroup = (p: DayPiece) => 'field' in p && Math.floor(Number(p.field.slice(1)) / perGroup) === k;
         const pieces = new Map([...all].map(([dd, list]) => [dd, list.filter(inGroup)]));
         for (const d of days) if (!pieces.has(d.dd)) pieces.set(d.dd, []);
         for (const day of removed) pieces.set(day.slice(8, 10), []);
-        for (const [g, groupDays] of (routers.get(variant.name) as DayRouter).take(k, pieces)) {
-          const group = `g${String(g).padStart(2, '0')}`;
-          const key = `${variant.name}#${group}`;
-          const write = whole ? monthItems : dailyItems;
-          const { items, gone } = write(month, key, pk(variant.name, group), header(variant), groupDays, manifest);
-          dailyPuts.push(...items);
-          chunked.stale.push(...gone);
-        }
+        const key = `${variant.name}#${group}`;
+        const write = whole ? monthItems : dailyItems;
+        const { items, gone } = write(month, key, pk(variant.name, group), header(variant), pieces, manifest);
+        dailyPuts.push(...items);
+        chunked.stale.push(...gone);
         if (dailyPuts.length >= 25) flushDaily();
       }
     }
@@ -635,35 +617,8 @@ export async function runPipeline(
       }
     }
   }
-  // Days held to the end get their shared item, in place of any group items an earlier load wrote them; days written
-  // to groups lose the shared item they may have.
-  const sharedInAll = new Set(days.map((d) => d.dd));
-  for (const { variant } of plan.grouped) {
-    const router = routers.get(variant.name) as DayRouter;
-    const sharedPk = pk(variant.name, SHARED_GROUP);
-    const held = router.shared();
-    for (const [dd, pieces] of held) {
-      if (pieces.length > 0) dailyPuts.push(sharedItem(sharedPk, `${month}-${dd}`, header(variant), pieces));
-      else chunked.stale.push({ pk: sharedPk, sk: keys.factDaySk(`${month}-${dd}`) });
-      if (hadDayItems.has(dd)) {
-        const groups = VIDEO_BUCKETS / bucketsPerGroup(variant.name);
-        chunked.stale.push(...groupDayKeys(manifest, variant.name, groups, (g) => pk(variant.name, g), month, dd));
-      }
-    }
-    const before = new Set(manifest.shared?.[variant.name] ?? []);
-    const unshared = [...router.grouped].filter((dd) => before.has(dd));
-    chunked.stale.push(...unshared.map((dd) => ({ pk: sharedPk, sk: keys.factDaySk(`${month}-${dd}`) })));
-    setShared(
-      manifest,
-      variant.name,
-      [...held].filter(([, pieces]) => pieces.length > 0).map(([dd]) => dd),
-      [...unshared, ...[...held].filter(([, pieces]) => pieces.length === 0).map(([dd]) => dd)],
-    );
-    for (const dd of sharedInAll) if (!held.has(dd)) sharedInAll.delete(dd);
-  }
   flushDaily();
-  if (plan.grouped.length > 0)
-    manifest.daily = whole ? [] : ownDaysWith(manifest, [...loading, ...removed]).filter((dd) => !sharedInAll.has(dd));
+  if (plan.grouped.length > 0) manifest.daily = whole ? [] : ownDaysWith(manifest, [...loading, ...removed]);
   const daily = Promise.all(dailyWrites);
   daily.catch(() => undefined); // awaited below
 

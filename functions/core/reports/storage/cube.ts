@@ -125,13 +125,6 @@ export function videoBucket(video: string): string {
  */
 export const bucketsPerGroup = (variant: string): number => (variant === 'vd' ? 4 : 16);
 
-/**
- * The partition of a by-bucket variant's shared day items: a small day (a small channel's: every bucket's rows of the
- * day in a few KB) is one item there holding all its bucket fields, not one item per group (by-day-items.ts
- * sharedItem), so a load of one day writes 2 items, not 80. A reader of a bucket queries it beside its group.
- */
-export const SHARED_GROUP = 'all';
-
 /** The group (`g00`, …) of a bucket (`b000` … `b255`) for a variant. */
 export const groupOfBucket = (variant: string, bucket: string): string =>
   `g${String(Math.floor(Number(bucket.slice(1)) / bucketsPerGroup(variant))).padStart(2, '0')}`;

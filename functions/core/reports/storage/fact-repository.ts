@@ -30,7 +30,6 @@ import {
   monthAt,
   monthIndex,
   rootVariantOf,
-  SHARED_GROUP,
   type VariantLayout,
   variantsOf,
 } from './cube';
@@ -65,8 +64,6 @@ interface MonthOfDays {
   parts: { part: number; bytes: Uint8Array }[];
   days: Set<string>;
   blobs: { day: string; bytes: Uint8Array }[];
-  /** Days of shared items (by-day-items.ts sharedItem): under the group's day items, over its month items. */
-  shared: Map<string, Uint8Array | undefined>;
 }
 
 const byDayOf = (a: { day: string }, b: { day: string }) => (a.day < b.day ? -1 : a.day > b.day ? 1 : 0);
@@ -668,7 +665,6 @@ export const dynamoFactRepository = ({ db, tableName }: TableContext, options: F
    */
   const readDaily = async (
     pk: string,
-    sharedPk: string,
     variant: CubeVariant,
     field: string,
     fromSk: string,
@@ -680,16 +676,18 @@ export const dynamoFactRepository = ({ db, tableName }: TableContext, options: F
     const monthOf = (month: string) => {
       let m = months.get(month);
       if (!m) {
-        m = { count: 0, parts: [], days: new Set(), blobs: [], shared: new Map() };
+        m = { count: 0, parts: [], days: new Set(), blobs: [] };
         months.set(month, m);
       }
       return m;
     };
-    const from = keys.factDaySk(fromSk.slice(2, 9));
-    const to = `D#${toSk.slice(2, 9)}-31#~`;
-    // The group's items and the variant's shared day items, side by side.
-    await Promise.all([
-      queryRange(pk, from, to, stats, projectionExpression([[field], ['c']]), (item) => {
+    await queryRange(
+      pk,
+      keys.factDaySk(fromSk.slice(2, 9)),
+      `D#${toSk.slice(2, 9)}-31#~`,
+      stats,
+      projectionExpression([[field], ['c']]),
+      (item) => {
         const sk = String(item.sk);
         const bytes = item[field] as Uint8Array | undefined;
         if (bytes) stats.bytes += bytes.length;
@@ -703,13 +701,8 @@ export const dynamoFactRepository = ({ db, tableName }: TableContext, options: F
         const day = sk.slice(2, 12);
         m.days.add(day);
         if (bytes) m.blobs.push({ day, bytes });
-      }),
-      queryRange(sharedPk, from, to, stats, projectionExpression([[field]]), (item) => {
-        const bytes = item[field] as Uint8Array | undefined;
-        if (bytes) stats.bytes += bytes.length;
-        monthOf(String(item.sk).slice(2, 9)).shared.set(String(item.sk).slice(2, 12), bytes);
-      }),
-    ]);
+      },
+    );
     const wanted = columns
       ? { dims: columns.dims, measures: columns.measures.map((m) => MEASURE_INDEX[m]) }
       : undefined;
@@ -717,12 +710,9 @@ export const dynamoFactRepository = ({ db, tableName }: TableContext, options: F
       const m = months.get(month) as MonthOfDays;
       const blobs = [
         ...m.blobs,
-        ...[...m.shared]
-          .filter(([day, bytes]) => bytes !== undefined && !m.days.has(day))
-          .map(([day, bytes]) => ({ day, bytes: bytes as Uint8Array })),
         ...m.parts
           .filter((p) => p.part < m.count)
-          .flatMap((p) => decodeDayBlobs(p.bytes, month).filter((b) => !m.days.has(b.day) && !m.shared.has(b.day))),
+          .flatMap((p) => decodeDayBlobs(p.bytes, month).filter((b) => !m.days.has(b.day))),
       ];
       return blobs.length === 0
         ? []
@@ -747,10 +737,8 @@ export const dynamoFactRepository = ({ db, tableName }: TableContext, options: F
       const { cubes, marked } = await readFlat(address, pk, fromSk, toSk, stats, columns, variant?.grain);
       return marked.length === 0 || !variant ? cubes : addOpenDays(address, variant, cubes, marked, stats, columns);
     }
-    if (layout === 'daily' && address.partition !== undefined) {
-      const sharedPk = keys.factPartition(address.family, address.channel, address.variant, SHARED_GROUP);
-      return readDaily(pk, sharedPk, variant, address.partition, fromSk, toSk, stats, columns);
-    }
+    if (layout === 'daily' && address.partition !== undefined)
+      return readDaily(pk, variant, address.partition, fromSk, toSk, stats, columns);
     return readByDay(pk, variant, fromSk, toSk, stats, columns);
   };
 

@@ -112,8 +112,6 @@ export interface MonthManifest {
    * absent (manifests before month items): every day loaded.
    */
   daily?: string[];
-  /** Daily variants (`vd`, `vb`) → days (dd) that may hold a shared day item (by-day-items.ts sharedItem). */
-  shared?: Record<string, string[]>;
   pending?: PendingLoad;
   /** The compaction number of the month cubes (month-pieces.ts); absent: 0. */
   pb?: number;
