@@ -35,6 +35,7 @@ import {
   canonicalOrder,
   Dicts,
   keyAt,
+  orderOfSortedRuns,
   permute,
   rollupSorted,
   rollupUnits,
@@ -178,6 +179,27 @@ describe('the month root: stored rows plus a day minus its previous version', ()
     expect(root.size).toBe(0);
   });
 
+  it('merges many days as sorted runs, and sorts days out of canonical order: the same root either way', () => {
+    const dicts = new Dicts();
+    const grain = fullDayOf(CHANNEL_BASIC).grain;
+    const measures = measuresOf(CHANNEL_BASIC);
+    const days = Array.from({ length: 9 }, (_, d) => dayFacts(CHANNEL_BASIC, dicts, 100 + d, 200));
+    const sorted = mergeRoot(grain, dicts, measures, [], days, []);
+    const next = random(5);
+    const shuffled = days.map((day) => {
+      const order = Array.from({ length: day.size }, (_, i) => i).sort(() => next() - 0.5);
+      return permute(day, order);
+    });
+    const keysOf = (c: UnitCube) => Array.from({ length: c.size }, (_, i) => keyAt(c, i).join('|'));
+    for (const other of [
+      mergeRoot(grain, dicts, measures, [], shuffled, []),
+      mergeRoot(grain, dicts, measures, [], [days[0] as UnitCube, ...shuffled.slice(1)], []),
+    ]) {
+      expect(rowsOf(other)).toEqual(rowsOf(sorted));
+      expect(keysOf(other)).toEqual(keysOf(sorted));
+    }
+  });
+
   it('refuses to take out facts the month does not hold (a corrupt month is never written further)', () => {
     const dicts = new Dicts();
     const grain = fullDayOf(CHANNEL_BASIC).grain;
@@ -192,6 +214,29 @@ describe('the month root: stored rows plus a day minus its previous version', ()
 });
 
 describe('rollups and the canonical order', () => {
+  it('orderOfSortedRuns: the order a stable sort gives runs already sorted, and none for a run out of order', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.array(fc.integer({ min: 0, max: 20 }), { maxLength: 30 }), { minLength: 1, maxLength: 12 }),
+        (runs) => {
+          const sortedRuns = runs.map((r) => [...r].sort((a, b) => a - b));
+          const keys = Float64Array.from(sortedRuns.flat());
+          const ends = sortedRuns.map((_, i) => sortedRuns.slice(0, i + 1).flat().length);
+          const stable = Array.from({ length: keys.length }, (_, i) => i).sort(
+            (a, b) => (keys[a] as number) - (keys[b] as number) || a - b,
+          );
+          expect(Array.from(orderOfSortedRuns(keys, ends) ?? [])).toEqual(stable);
+          const unsorted = runs.findIndex((r) => r.some((k, i) => i > 0 && k < (r[i - 1] as number)));
+          if (unsorted >= 0) {
+            const raw = Float64Array.from(runs.flat());
+            expect(orderOfSortedRuns(raw, ends)).toBeUndefined();
+          }
+        },
+      ),
+      { numRuns: 200 },
+    );
+  });
+
   it('rollupSorted (runs) equals rollupUnits (a map) for every grain the planner rolls up to', () => {
     for (const family of [CHANNEL_BASIC, FAMILY_BY_CODE.get('OB') as FamilyDef]) {
       const dicts = new Dicts();

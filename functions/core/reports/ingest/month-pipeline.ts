@@ -41,6 +41,7 @@ import {
   EXACT_UNITS,
   emptyUnitCube,
   keyAt,
+  orderOfSortedRuns,
   permute,
   rollupSorted,
   rollupUnits,
@@ -184,21 +185,26 @@ export function mergeRoot(
   );
   let facts = parts.length === 0 ? none : concatUnits(parts.map((p) => p.c));
   let signs = new Int8Array(facts.size);
-  let at = 0;
+  const ends: number[] = [];
   for (const p of parts) {
+    const at = ends.at(-1) ?? 0;
     signs.fill(p.sign, at, at + p.c.size);
-    at += p.c.size;
-  }
-  if (parts.length > 1) {
-    const within = canonicalOrder(facts);
-    const order = Array.from({ length: facts.size }, (_, i) => i).sort((a, b) => within(a, b) || a - b);
-    facts = permute(facts, order);
-    signs = Int8Array.from(order, (i) => signs[i] as number);
+    ends.push(at + p.c.size);
   }
   // Rows of the two compare by their canonical numbers (or, when the dictionaries are too large, field by field).
   const radix = canonicalRadix(grain, dicts);
   const baseKeys = canonicalKeys(base, radix);
-  const factKeys = canonicalKeys(facts, radix);
+  let factKeys = canonicalKeys(facts, radix);
+  if (parts.length > 1) {
+    // Each part is in canonical order (a day's rows, a stored cube's): merged as runs, else sorted.
+    const runs = factKeys && orderOfSortedRuns(factKeys, ends);
+    const within = runs ? undefined : canonicalOrder(facts);
+    const order =
+      runs ?? Array.from({ length: facts.size }, (_, i) => i).sort((a, b) => (within?.(a, b) as number) || a - b);
+    facts = permute(facts, order);
+    signs = Int8Array.from(order, (i) => signs[i] as number);
+    if (factKeys) factKeys = Float64Array.from(order, (i) => (factKeys as Float64Array)[i] as number);
+  }
   const fields = rowComparator(grain, dicts);
   const vsFact = (fromBase: boolean, x: number, y: number) =>
     baseKeys && factKeys

@@ -314,6 +314,47 @@ export function canonicalOrder(cube: UnitCube): (a: number, b: number) => number
   return (a, b) => compare(cube, a, cube, b);
 }
 
+/**
+ * The stable order of rows made of runs each already in order of `keys` (run r ends at `ends[r]`), or undefined when
+ * a run is out of order. The runs are merged pairwise (a month's days: log2(31) passes), where a sort with a
+ * comparator took most of a compaction's merge of the root.
+ */
+export function orderOfSortedRuns(keys: Float64Array, ends: readonly number[]): Int32Array | undefined {
+  let start = 0;
+  for (const end of ends) {
+    for (let i = start + 1; i < end; i++) if ((keys[i - 1] as number) > (keys[i] as number)) return undefined;
+    start = end;
+  }
+  let order = new Int32Array(keys.length);
+  for (let i = 0; i < order.length; i++) order[i] = i;
+  let other = new Int32Array(keys.length);
+  let bounds = [0, ...ends];
+  while (bounds.length > 2) {
+    const next = [0];
+    for (let r = 0; r + 1 < bounds.length; r += 2) {
+      const lo = bounds[r] as number;
+      const mid = bounds[r + 1] as number;
+      const hi = r + 2 < bounds.length ? (bounds[r + 2] as number) : mid;
+      let i = lo;
+      let j = mid;
+      let k = lo;
+      // Ties go to the left run: its rows come first in the input, as a stable sort keeps them.
+      while (i < mid && j < hi) {
+        other[k++] =
+          (keys[order[j] as number] as number) < (keys[order[i] as number] as number)
+            ? (order[j++] as number)
+            : (order[i++] as number);
+      }
+      while (i < mid) other[k++] = order[i++] as number;
+      while (j < hi) other[k++] = order[j++] as number;
+      next.push(hi);
+    }
+    [order, other] = [other, order];
+    bounds = next;
+  }
+  return order;
+}
+
 /** The cube's rows in canonical order; rows already in order are returned as they are. */
 export function sortCanonical(cube: UnitCube): UnitCube {
   const compare = canonicalOrder(cube);
