@@ -34,8 +34,8 @@ import { type HeadSizes, headSettings } from '../storage/heads';
 import { DAY_BLOB_DEFLATE_FROM, encodeBlob, encodeToFit } from '../storage/unit-codec';
 import {
   canonicalKeys,
-  canonicalOrder,
   canonicalRadix,
+  canonicalRowOrder,
   concatUnits,
   type Dicts,
   EXACT_UNITS,
@@ -197,10 +197,7 @@ export function mergeRoot(
   let factKeys = canonicalKeys(facts, radix);
   if (parts.length > 1) {
     // Each part is in canonical order (a day's rows, a stored cube's): merged as runs, else sorted.
-    const runs = factKeys && orderOfSortedRuns(factKeys, ends);
-    const within = runs ? undefined : canonicalOrder(facts);
-    const order =
-      runs ?? Array.from({ length: facts.size }, (_, i) => i).sort((a, b) => (within?.(a, b) as number) || a - b);
+    const order = (factKeys && orderOfSortedRuns(factKeys, ends)) ?? canonicalRowOrder(facts);
     facts = permute(facts, order);
     signs = Int8Array.from(order, (i) => signs[i] as number);
     if (factKeys) factKeys = Float64Array.from(order, (i) => (factKeys as Float64Array)[i] as number);

@@ -361,8 +361,12 @@ export function sortCanonical(cube: UnitCube): UnitCube {
   let sorted = true;
   for (let i = 1; i < cube.size && sorted; i++) sorted = compare(i - 1, i) < 0;
   if (sorted) return cube;
-  const order = Array.from({ length: cube.size }, (_, i) => i).sort(compare);
-  return permute(cube, order);
+  return permute(cube, canonicalRowOrder(cube, compare));
+}
+
+/** The cube's row numbers in canonical order (rows that compare equal keep theirs: the sort is stable). */
+export function canonicalRowOrder(cube: UnitCube, compare = canonicalOrder(cube)): number[] {
+  return Array.from({ length: cube.size }, (_, i) => i).sort(compare);
 }
 
 /**
