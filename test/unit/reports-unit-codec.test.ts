@@ -6,9 +6,15 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { ByteReader, ByteWriter } from '../../functions/core/reports/storage/cube-codec';
+import {
+  ByteReader,
+  ByteWriter,
+  type KeyColumn,
+  type StoredCube,
+} from '../../functions/core/reports/storage/cube-codec';
 import {
   decodeBlob,
+  decodeBlobs,
   decodeUnits,
   encodeBlob,
   encodeToFit,
@@ -87,6 +93,76 @@ function cube(dicts: Dicts, seed: number, rows: number): UnitCube {
   }
   return b.build();
 }
+
+/** The rows of a decoded cube as text: each kept dimension's value and every measure slot (undefined, NaN or value). */
+function cubeRows(c: StoredCube): string[] {
+  return Array.from({ length: c.size }, (_, i) =>
+    [
+      ...c.keys.map((k) => k.values[k.codes[i] as number]),
+      ...c.measures.map((m) => (m === undefined ? '-' : String(m[i]))),
+    ].join('|'),
+  );
+}
+
+describe('decodeBlobs', () => {
+  it('equals each blob decoded on its own and laid end to end, whatever the measures, deflate and columns', () => {
+    const columnChoices = [
+      undefined,
+      { dims: ['day', 'country'], measures: [1] },
+      { dims: ['video'], measures: [0, 1] },
+      { dims: [], measures: [0, 5] },
+    ];
+    fc.assert(
+      fc.property(
+        fc.array(
+          fc.record({
+            seed: fc.integer({ min: 1, max: 1e6 }),
+            rows: fc.oneof(fc.integer({ min: 1, max: 40 }), fc.constant(2000)),
+            minutes: fc.boolean(),
+            deflateFrom: fc.constantFrom(1, 1 << 20),
+          }),
+          { minLength: 1, maxLength: 6 },
+        ),
+        fc.integer({ min: 0, max: columnChoices.length - 1 }),
+        (specs, choice) => {
+          const dicts = new Dicts();
+          const blobs = specs.map((spec, i) => {
+            const c = cube(dicts, spec.seed, spec.rows);
+            // A blob without watch minutes: the measure is absent from it, and null on its rows in the month.
+            if (!spec.minutes) (c.sums[1] as Float64Array).fill(Number.NaN);
+            return { day: `2026-01-${String(i + 1).padStart(2, '0')}`, bytes: encodeBlob(c, spec.deflateFrom) };
+          });
+          const columns = columnChoices[choice];
+          const grain = ['day', 'video', 'country'];
+          const got = decodeBlobs(grain, blobs, columns);
+          // The reference: decodeBlob one blob at a time.
+          const kept = grain.filter((d) => d === 'day' || !columns || columns.dims.includes(d));
+          const each = blobs.map((b) => ({
+            day: b.day,
+            ...decodeBlob(b.bytes, columns ? { measures: new Set(columns.measures) } : {}),
+          }));
+          const anyHas = (m: number) => each.some((b) => b.measures.has(m));
+          const expected = each.flatMap((b) =>
+            Array.from({ length: b.size }, (_, i) =>
+              [
+                ...kept.map((d) => {
+                  if (d === 'day') return b.day;
+                  const k = b.dims[grain.indexOf(d) - 1] as KeyColumn;
+                  return k.values[k.codes[i] as number];
+                }),
+                ...got.measures.map((_, m) => (anyHas(m) ? String(b.measures.get(m)?.[i] ?? Number.NaN) : '-')),
+              ].join('|'),
+            ),
+          );
+          expect(got.grain).toEqual(kept);
+          expect(cubeRows(got)).toEqual(expected);
+          expect(got.measures.filter(Boolean).length).toBe(got.measures.filter((_, m) => anyHas(m)).length);
+        },
+      ),
+      { numRuns: 60 },
+    );
+  });
+});
 
 describe('encoders reusing their scratch buffers', () => {
   it('give each cube the bytes it gets when encoded first, and decode back to its rows', () => {

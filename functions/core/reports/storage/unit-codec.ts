@@ -16,9 +16,11 @@ import {
   type CubeAttributes,
   column,
   DECIMAL,
+  DEFLATED,
   decodeCube,
   decodeDim,
   decodeMeasure,
+  decodeMeasureInto,
   dimAttribute,
   FLOAT64,
   HEADER,
@@ -33,6 +35,7 @@ import {
   VARINT,
 } from './cube-codec';
 import { deflateBlob } from './small-deflate';
+import { inflateRaw } from './small-inflate';
 import { type Dict, type Dicts, sliceUnits, UNIT, type UnitCube, UnitCubeBuilder, unitsOf } from './units';
 
 export const COUNT_ATTRIBUTE = 'c_n';
@@ -463,43 +466,72 @@ export const DAY_BLOB_DEFLATE_FROM = 1024;
 /** The coding byte of a blob (cube-codec.ts's column form: the deflated flag applies). */
 const BLOB = 4;
 
+/** A blob's payload (inflated when stored so), read from its row count on. */
+function blobReader(bytes: Uint8Array): ByteReader {
+  const first = bytes[0] as number;
+  if (first & DEFLATED) return new ByteReader(inflateRaw(bytes.subarray(1)));
+  const r = new ByteReader(bytes);
+  r.at = 1;
+  return r;
+}
+
+/** Where a blob's measure column lies: its index, its coding byte and its payload `buf[from, to)`. */
+type BlobMeasure = (m: number, first: number, buf: Uint8Array, from: number, to: number) => void;
+
+/**
+ * A blob's columns after its row count (`size`): the dimensions at `dims` (grain indices; all when undefined)
+ * decoded into `dimsOut`, the measures in `measures` (all when undefined) handed to `measure` where they lie.
+ */
+function readBlob(
+  r: ByteReader,
+  size: number,
+  dims: readonly number[] | undefined,
+  measures: ReadonlySet<number> | undefined,
+  dimsOut: (KeyColumn | undefined)[],
+  measure: BlobMeasure,
+): void {
+  const payload = r.buf;
+  const nk = r.varint();
+  for (let i = 0; i < nk; i++) {
+    const length = r.varint();
+    dimsOut.push(
+      dims === undefined || dims.includes(i) ? decodeDim(payload.subarray(r.at, r.at + length), size) : undefined,
+    );
+    r.at += length;
+  }
+  const present = r.varint();
+  for (let i = 0; i < present; i++) {
+    const m = r.varint();
+    const first = payload[r.at++] as number;
+    const length = r.varint();
+    if (measures === undefined || measures.has(m)) measure(m, first, payload, r.at, r.at + length);
+    r.at += length;
+  }
+}
+
 /** A bucket-day blob, decoding the dimensions at `dims` (grain indices) and the measures in `measures` only. */
 export function decodeBlob(
   bytes: Uint8Array,
   wanted: { dims?: readonly number[]; measures?: ReadonlySet<number> } = {},
 ): { size: number; dims: (KeyColumn | undefined)[]; measures: Map<number, Float64Array> } {
-  const { payload } = open(bytes);
-  const r = new ByteReader(payload);
+  const r = blobReader(bytes);
   const size = r.varint();
-  const nk = r.varint();
   const dims: (KeyColumn | undefined)[] = [];
-  for (let i = 0; i < nk; i++) {
-    const length = r.varint();
-    dims.push(
-      wanted.dims === undefined || wanted.dims.includes(i)
-        ? decodeDim(payload.subarray(r.at, r.at + length), size)
-        : undefined,
-    );
-    r.at += length;
-  }
   const measures = new Map<number, Float64Array>();
-  const present = r.varint();
-  for (let i = 0; i < present; i++) {
-    const m = r.varint();
-    const coding = payload[r.at++] as number;
-    const length = r.varint();
-    if (wanted.measures === undefined || wanted.measures.has(m)) {
-      const column = new Uint8Array(length + 1);
-      column[0] = coding;
-      column.set(payload.subarray(r.at, r.at + length), 1);
-      measures.set(m, decodeMeasure(column, size));
-    }
-    r.at += length;
-  }
+  readBlob(r, size, wanted.dims, wanted.measures, dims, (m, first, buf, from, to) => {
+    const out = new Float64Array(size);
+    decodeMeasureInto(first, buf, from, to, size, out, 0);
+    measures.set(m, out);
+  });
   return { size, dims, measures };
 }
 
-/** Blobs of one period (their days given) as one report-form cube of `grain` (which holds `day`). */
+/**
+ * Blobs of one period (their days given) as one report-form cube of `grain` (which holds `day`). Their row counts
+ * first (the cube's size), then each blob's measures decoded straight into the cube's columns: a year of one video
+ * or of a channel's totals is about 360 blobs, and a view, copy and array of each column of each was most of the
+ * decoding's time.
+ */
 export function decodeBlobs(
   grain: readonly string[],
   blobs: readonly { day: string; bytes: Uint8Array }[],
@@ -507,14 +539,31 @@ export function decodeBlobs(
 ): StoredCube {
   const rest = grain.filter((d) => d !== 'day');
   const kept = grain.filter((d) => d === 'day' || !columns || columns.dims.includes(d));
-  const decoded = blobs.map((b) => ({
-    day: b.day,
-    ...decodeBlob(b.bytes, {
-      dims: kept.filter((d) => d !== 'day').map((d) => rest.indexOf(d)),
-      ...(columns ? { measures: new Set(columns.measures) } : {}),
-    }),
-  }));
-  const size = decoded.reduce((n, b) => n + b.size, 0);
+  const dimsWanted = kept.filter((d) => d !== 'day').map((d) => rest.indexOf(d));
+  const measuresWanted = columns ? new Set(columns.measures) : undefined;
+  const readers = blobs.map((b) => blobReader(b.bytes));
+  const sizes = readers.map((r) => r.varint());
+  const size = sizes.reduce((n, rows) => n + rows, 0);
+  // A measure no blob holds stays undefined; one some blobs lack is null (NaN) on their rows.
+  const measures: (Float64Array | undefined)[] = MEASURES.map(() => undefined);
+  let at = 0;
+  let rows = 0;
+  const measure: BlobMeasure = (m, first, buf, from, to) => {
+    if (m >= measures.length) return;
+    let out = measures[m];
+    if (out === undefined) {
+      out = new Float64Array(size).fill(Number.NaN);
+      measures[m] = out;
+    }
+    decodeMeasureInto(first, buf, from, to, rows, out, at);
+  };
+  const decoded = readers.map((r, i) => {
+    rows = sizes[i] as number;
+    const dims: (KeyColumn | undefined)[] = [];
+    readBlob(r, rows, dimsWanted, measuresWanted, dims, measure);
+    at += rows;
+    return { day: (blobs[i] as { day: string }).day, size: rows, dims };
+  });
   const keys: KeyColumn[] = kept.map((d) => {
     const codes = new Uint32Array(size);
     const values: string[] = [];
@@ -531,17 +580,6 @@ export function decodeBlobs(
       at += b.size;
     }
     return { values, codes };
-  });
-  const measures: (Float64Array | undefined)[] = MEASURES.map((_, m) => {
-    if (!decoded.some((b) => b.measures.has(m))) return undefined;
-    const out = new Float64Array(size).fill(Number.NaN);
-    let at = 0;
-    for (const b of decoded) {
-      const column = b.measures.get(m);
-      if (column) out.set(column, at);
-      at += b.size;
-    }
-    return out;
   });
   return { grain: kept, size, keys, measures };
 }
