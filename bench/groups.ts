@@ -4,10 +4,9 @@
  * p50(HTTP) / p50(bare) is the service's own overhead; the target is at most 1.25x.
  *
  * Sequential requests only (one in flight), interleaved HTTP / bare so both see the same machine state. Requests go
- * through node:http with a keep-alive agent (as the SDK's calls on the bare side) and ask for no compression (API
+ * through loopback-client.ts (one keep-alive socket, as the SDK's calls on the bare side; no compression: API
  * Gateway's work in the cloud, not the functions'); performance.now() times them; everything stays on loopback.
  */
-import { Agent, request } from 'node:http';
 import {
   BatchWriteCommand,
   DeleteCommand,
@@ -20,6 +19,7 @@ import * as keys from '../functions/core/db/keys';
 import type { TableContext } from '../functions/core/directory/directory-repository';
 import { groupItemId, newEtag, newGroupId } from '../functions/core/groups/group';
 import { dynamoGroupRepository } from '../functions/core/groups/group-repository';
+import { loopbackClient } from './loopback-client';
 import { formatTable } from './table';
 
 export interface GroupsBenchContext {
@@ -85,29 +85,13 @@ export async function benchGroups(ctx: GroupsBenchContext, options: GroupsBenchO
   const repo = dynamoGroupRepository(ctx.table);
   const token = await ctx.token(SUB, ['video-platform']);
 
-  // ---- HTTP side: node:http with a keep-alive agent, the transport the SDK's own calls use on the bare side ------
-  const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+  // ---- HTTP side: one keep-alive socket, no compression (loopback-client.ts) -----------------------------------
+  const client = loopbackClient(ctx.baseUrl);
   /** The answer's body, as text: what the server sent is measured, not how the client reads it. */
-  function http(method: string, path: string, body?: unknown): Promise<string> {
-    const payload = body === undefined ? undefined : JSON.stringify(body);
-    const headers: Record<string, string | number> = { Authorization: `Bearer ${token}` };
-    if (payload !== undefined)
-      Object.assign(headers, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(payload) });
-    return new Promise((resolve, reject) => {
-      const req = request(`${ctx.baseUrl}${path}`, { method, agent, headers }, (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (chunk: Buffer) => chunks.push(chunk));
-        res.on('error', reject);
-        res.on('end', () => {
-          const text = Buffer.concat(chunks).toString('utf8');
-          const status = res.statusCode ?? 0;
-          if (status >= 300) reject(new Error(`${method} ${path} → ${status}: ${text.slice(0, 300)}`));
-          else resolve(text);
-        });
-      });
-      req.on('error', reject);
-      req.end(payload);
-    });
+  async function http(method: string, path: string, body?: unknown): Promise<string> {
+    const answer = await client.send(method, path, { token, body });
+    if (answer.status >= 300) throw new Error(`${method} ${path} → ${answer.status}: ${answer.text.slice(0, 300)}`);
+    return answer.text;
   }
 
   // ---- bare side: the calls each operation makes, replicated -----------------------------------------------
@@ -405,7 +389,7 @@ export async function benchGroups(ctx: GroupsBenchContext, options: GroupsBenchO
     (i) => http('DELETE', `/v2/groups?id=${httpGroups[i]}`),
     (i) => bare.deleteGroup(bareGroups[i] as string),
   );
-  agent.destroy();
+  client.close();
   return rows;
 }
 
