@@ -120,7 +120,7 @@ export async function benchIngest(
       );
     // Warm-up, not timed: the same files into a channel of their own first. A fresh DynamoDB Local's JVM compiles
     // its write paths during its first few seconds of load, so without it the batch (which runs first) paid for
-    // that and the as-Lambda run after it did not: 4.4-4.7 s against 3.2 s warm (2026-11-29), a ratio of 1.6x
+    // that and the as-Lambda run after it did not: 4.2-4.7 s against 3.0-3.2 s warm (2026-11-29), a ratio of 1.6x
     // where both sides warm give 2.1x, as a full run (the section after the reports) always did.
     const warmup = await loadBatch(channels.warmup);
     log(`ingest: warm-up batch ${warmup.seconds.toFixed(1)} s (not timed)`);

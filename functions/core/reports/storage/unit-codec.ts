@@ -16,7 +16,6 @@ import {
   type CubeAttributes,
   column,
   DECIMAL,
-  DEFLATED,
   decodeCube,
   decodeDim,
   decodeMeasure,
@@ -35,7 +34,6 @@ import {
   VARINT,
 } from './cube-codec';
 import { deflateBlob } from './small-deflate';
-import { inflateRaw } from './small-inflate';
 import { type Dict, type Dicts, sliceUnits, UNIT, type UnitCube, UnitCubeBuilder, unitsOf } from './units';
 
 export const COUNT_ATTRIBUTE = 'c_n';
@@ -467,13 +465,7 @@ export const DAY_BLOB_DEFLATE_FROM = 1024;
 const BLOB = 4;
 
 /** A blob's payload (inflated when stored so), read from its row count on. */
-function blobReader(bytes: Uint8Array): ByteReader {
-  const first = bytes[0] as number;
-  if (first & DEFLATED) return new ByteReader(inflateRaw(bytes.subarray(1)));
-  const r = new ByteReader(bytes);
-  r.at = 1;
-  return r;
-}
+const blobReader = (bytes: Uint8Array) => new ByteReader(open(bytes).payload);
 
 /** Where a blob's measure column lies: its index, its coding byte and its payload `buf[from, to)`. */
 type BlobMeasure = (m: number, first: number, buf: Uint8Array, from: number, to: number) => void;
@@ -546,7 +538,8 @@ export function decodeBlobs(
   const size = sizes.reduce((n, rows) => n + rows, 0);
   // A measure no blob holds stays undefined; one some blobs lack is null (NaN) on their rows.
   const measures: (Float64Array | undefined)[] = MEASURES.map(() => undefined);
-  let at = 0;
+  // The blob being read: where its rows start in the cube, and how many it has (one callback for every blob).
+  let blobStart = 0;
   let rows = 0;
   const measure: BlobMeasure = (m, first, buf, from, to) => {
     if (m >= measures.length) return;
@@ -555,13 +548,13 @@ export function decodeBlobs(
       out = new Float64Array(size).fill(Number.NaN);
       measures[m] = out;
     }
-    decodeMeasureInto(first, buf, from, to, rows, out, at);
+    decodeMeasureInto(first, buf, from, to, rows, out, blobStart);
   };
   const decoded = readers.map((r, i) => {
     rows = sizes[i] as number;
     const dims: (KeyColumn | undefined)[] = [];
     readBlob(r, rows, dimsWanted, measuresWanted, dims, measure);
-    at += rows;
+    blobStart += rows;
     return { day: (blobs[i] as { day: string }).day, size: rows, dims };
   });
   const keys: KeyColumn[] = kept.map((d) => {
