@@ -236,6 +236,20 @@ describe('what goes out', () => {
     expect(createHmac('sha256', key).update(toSign).digest('hex')).toBe(signature);
   });
 
+  it('goes where the SDK would: an endpoint configured for the service (AWS_ENDPOINT_URL_DYNAMODB)', async () => {
+    process.env.AWS_ENDPOINT_URL_DYNAMODB = endpoint;
+    const configured = documentClientOf(new DynamoDBClient({ region: REGION, credentials: CREDENTIALS }));
+    try {
+      script = [{ status: 200, body: { Item: { pk: { S: 'a' } } } }];
+      const out = await configured.send(new GetCommand({ TableName: 't', Key: { pk: 'a', sk: 'b' } }));
+      expect(out.Item).toEqual({ pk: 'a' });
+      expect(requests).toHaveLength(1);
+    } finally {
+      delete process.env.AWS_ENDPOINT_URL_DYNAMODB;
+      configured.destroy();
+    }
+  });
+
   it('leaves other commands to the SDK', async () => {
     script = [{ status: 200, body: { Table: { TableName: 't' } } }];
     await wire.send(new DescribeTableCommand({ TableName: 't' }));

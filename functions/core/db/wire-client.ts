@@ -81,6 +81,10 @@ interface ClientConfig {
   region: () => Promise<string>;
   sha256: ConstructorParameters<typeof SignatureV4>[0]['sha256'];
   endpoint?: () => Promise<{ protocol: string; hostname: string; port?: number; path: string }>;
+  isCustomEndpoint?: boolean;
+  ignoreConfiguredEndpointUrls?: boolean;
+  /** AWS_ENDPOINT_URL_DYNAMODB or the shared config's endpoint_url, as the SDK resolves it per call. */
+  serviceConfiguredEndpoint?: () => Promise<string | undefined>;
   endpointProvider: (params: Record<string, unknown>) => { url: URL };
   useFipsEndpoint: () => Promise<boolean>;
   useDualstackEndpoint: () => Promise<boolean>;
@@ -105,8 +109,19 @@ export function createWireClient(client: DynamoDBClient, marshalling: marshallOp
 
   const resolve = async () => {
     const region = await config.region();
+    const fromUrl = (url: URL): Target => ({
+      https: url.protocol === 'https:',
+      hostname: url.hostname,
+      ...(url.port ? { port: Number(url.port) } : {}),
+      path: url.pathname || '/',
+    });
+    // The SDK's order: an endpoint given to the client, then one configured for the service, then the rules.
+    const configured =
+      config.isCustomEndpoint || config.ignoreConfiguredEndpointUrls
+        ? undefined
+        : await config.serviceConfiguredEndpoint?.();
     let target: Target;
-    if (config.endpoint) {
+    if (config.isCustomEndpoint && config.endpoint) {
       const e = await config.endpoint();
       target = {
         https: e.protocol === 'https:',
@@ -114,18 +129,15 @@ export function createWireClient(client: DynamoDBClient, marshalling: marshallOp
         ...(e.port ? { port: e.port } : {}),
         path: e.path || '/',
       };
+    } else if (configured) {
+      target = fromUrl(new URL(configured));
     } else {
       const { url } = config.endpointProvider({
         Region: region,
         UseFIPS: await config.useFipsEndpoint(),
         UseDualStack: await config.useDualstackEndpoint(),
       });
-      target = {
-        https: url.protocol === 'https:',
-        hostname: url.hostname,
-        ...(url.port ? { port: Number(url.port) } : {}),
-        path: url.pathname || '/',
-      };
+      target = fromUrl(url);
     }
     const signer = new SignatureV4({
       credentials: config.credentials,
