@@ -1,5 +1,6 @@
 /** The ONLY place where errors become HTTP responses. */
 import type { APIGatewayProxyResult } from 'aws-lambda';
+import { isThrottled } from '../core/db/throttled';
 import { DomainError, type ErrorKind } from '../core/errors';
 import { googleError, WWW_AUTHENTICATE } from './error-envelope';
 import { type ApiResponse, jsonResult, render } from './http-result';
@@ -19,12 +20,19 @@ const statusByKind = {
   unavailable: [503, 'UNAVAILABLE'],
 } as const satisfies Record<ErrorKind, readonly [number, string]>;
 
+const OVERLOADED = 'The service is temporarily overloaded; retry with backoff.';
+
 /** The Google error answer for `err`. */
 export function errorResponse(err: unknown, requestId: string): ApiResponse {
   if (err instanceof DomainError) {
     const [code, status] = statusByKind[err.kind];
     const headers = code === 401 ? { 'WWW-Authenticate': WWW_AUTHENTICATE } : undefined;
     return jsonResult(code, googleError(code, status, err.reason, err.message, err.where), headers);
+  }
+  // DynamoDB still throttling after the client's retries (any operation's reads or writes): the caller retries later.
+  if (isThrottled(err)) {
+    logger.warn('throttled by DynamoDB', { error: err as Error, correlation_id: requestId });
+    return jsonResult(503, googleError(503, 'UNAVAILABLE', 'backendError', OVERLOADED));
   }
   // Unknown failure: log it with the request id, never echo its message or stack to the caller.
   logger.error('unhandled error', { error: err as Error, correlation_id: requestId });

@@ -6,6 +6,7 @@
 import type { QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import * as keys from '../db/keys';
 import { queryAll } from '../db/query-all';
+import { isThrottled } from '../db/throttled';
 import type { ResourceKind } from '../directory/directory';
 import type { TableContext } from '../directory/directory-repository';
 import type { Group, GroupItem } from './group';
@@ -17,12 +18,10 @@ export interface GroupReader {
   listItems(actor: string, groupId: string): Promise<GroupItem[]>;
 }
 
-const THROTTLING = new Set(['ThrottlingException', 'ProvisionedThroughputExceededException', 'RequestLimitExceeded']);
-
 /** SDK errors that are not about our conditions become domain errors here; anything else is a bug (500). */
 export function translate(err: unknown): never {
   const name = (err as { name?: string })?.name ?? '';
-  if (THROTTLING.has(name)) throw groupErrors.overloaded();
+  if (isThrottled(err)) throw groupErrors.overloaded();
   if (name === 'TransactionConflictException') throw groupErrors.contention();
   throw err;
 }
