@@ -46,6 +46,7 @@ beforeAll(async () => {
     req.on('end', () => {
       requests.push({ headers: req.headers, body: Buffer.concat(chunks).toString('utf8') });
       const next = script.length > 1 ? (script.shift() as Scripted) : (script[0] ?? { status: 200, body: {} });
+      if (next.status === 0) return; // never answers
       res.writeHead(next.status, { 'content-type': 'application/x-amz-json-1.0', 'x-amzn-requestid': 'REQ1' });
       res.end(typeof next.body === 'string' ? next.body : JSON.stringify(next.body));
     });
@@ -409,6 +410,21 @@ describe('retries, as the SDK retries', () => {
     script = [{ status: 400, body: { __type: 'com.amazon.coral.validate#ValidationException', message: 'bad' } }];
     await expect(wire.send(get())).rejects.toMatchObject({ name: 'ValidationException', message: 'bad' });
     expect(requests).toHaveLength(1);
+  });
+
+  it('a socket that stays idle ends the attempt, and the attempts end: TimeoutError after three', async () => {
+    const client = sdkClient();
+    // The SDK's service default is 300 s; the test shortens it where the client's configuration holds it.
+    (client.config as { defaultSocketTimeout?: number }).defaultSocketTimeout = 150;
+    const impatient = documentClientOf(client);
+    try {
+      script = [{ status: 0, body: {} }];
+      const error = await impatient.send(get()).catch((e: unknown) => e as Record<string, unknown>);
+      expect(error).toMatchObject({ name: 'TimeoutError', $metadata: { attempts: 3 } });
+      expect(requests).toHaveLength(3);
+    } finally {
+      impatient.destroy();
+    }
   });
 
   it('an answer that is not JSON is an error of its status, not a crash', async () => {

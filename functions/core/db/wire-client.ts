@@ -89,6 +89,8 @@ interface ClientConfig {
   useFipsEndpoint: () => Promise<boolean>;
   useDualstackEndpoint: () => Promise<boolean>;
   retryStrategy: () => Promise<RetryStrategy>;
+  /** How long a request's socket may sit idle (the SDK's service default: 300 s; undefined when disabled). */
+  defaultSocketTimeout?: number;
 }
 
 interface Target {
@@ -165,7 +167,8 @@ export function createWireClient(client: DynamoDBClient, marshalling: marshallOp
       headers,
       body,
     });
-    return post(target, signed.headers as Record<string, string>, body, target.https ? agents.https : agents.http);
+    const agent = target.https ? agents.https : agents.http;
+    return post(target, signed.headers as Record<string, string>, body, agent, config.defaultSocketTimeout);
   };
 
   return {
@@ -218,7 +221,18 @@ interface Response {
   text: string;
 }
 
-function post(target: Target, headers: Record<string, string>, body: string, agent: HttpAgent): Promise<Response> {
+/**
+ * One POST. A socket idle for `idleMs` (the SDK's default socket timeout) ends the attempt with a TimeoutError, which
+ * the retry strategy retries, as the SDK's handler does: a dropped connection never hangs a call until Lambda's own
+ * timeout.
+ */
+function post(
+  target: Target,
+  headers: Record<string, string>,
+  body: string,
+  agent: HttpAgent,
+  idleMs: number | undefined,
+): Promise<Response> {
   return new Promise((resolve, reject) => {
     const request = (target.https ? httpsRequest : httpRequest)(
       { method: 'POST', hostname: target.hostname, port: target.port, path: target.path, headers, agent },
@@ -232,6 +246,13 @@ function post(target: Target, headers: Record<string, string>, body: string, age
       },
     );
     request.on('error', reject);
+    if (idleMs !== undefined && idleMs > 0) {
+      request.setTimeout(idleMs, () =>
+        request.destroy(
+          Object.assign(new Error(`DynamoDB's socket was idle for ${idleMs} ms`), { name: 'TimeoutError' }),
+        ),
+      );
+    }
     request.end(body);
   });
 }
