@@ -1,7 +1,7 @@
 /** The ONLY place where errors become HTTP responses. */
 import type { APIGatewayProxyResult } from 'aws-lambda';
 import { isThrottled } from '../core/db/throttled';
-import { DomainError, type ErrorKind } from '../core/errors';
+import { DomainError, type ErrorKind, overloaded } from '../core/errors';
 import { googleError, WWW_AUTHENTICATE } from './error-envelope';
 import { type ApiResponse, jsonResult, render } from './http-result';
 import { logger } from './logger';
@@ -20,8 +20,6 @@ const statusByKind = {
   unavailable: [503, 'UNAVAILABLE'],
 } as const satisfies Record<ErrorKind, readonly [number, string]>;
 
-const OVERLOADED = 'The service is temporarily overloaded; retry with backoff.';
-
 /** The Google error answer for `err`. */
 export function errorResponse(err: unknown, requestId: string): ApiResponse {
   if (err instanceof DomainError) {
@@ -32,7 +30,7 @@ export function errorResponse(err: unknown, requestId: string): ApiResponse {
   // DynamoDB still throttling after the client's retries (any operation's reads or writes): the caller retries later.
   if (isThrottled(err)) {
     logger.warn('throttled by DynamoDB', { error: err as Error, correlation_id: requestId });
-    return jsonResult(503, googleError(503, 'UNAVAILABLE', 'backendError', OVERLOADED));
+    return errorResponse(overloaded(), requestId);
   }
   // Unknown failure: log it with the request id, never echo its message or stack to the caller.
   logger.error('unhandled error', { error: err as Error, correlation_id: requestId });

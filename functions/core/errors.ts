@@ -41,6 +41,10 @@ export const invalidArgument = (reason: string, message: string, where?: ErrorLo
 export const required = (name: string, locationType: 'parameter' | 'body' = 'parameter') =>
   new DomainError('invalid_argument', 'required', `Required parameter: ${name}`, { location: name, locationType });
 
+/** 503 UNAVAILABLE `backendError`: DynamoDB still throttling or contended after bounded retries; retry later. */
+export const overloaded = () =>
+  new DomainError('unavailable', 'backendError', 'The service is temporarily overloaded; retry with backoff.');
+
 export const notFound = (reason: string, message: string) => new DomainError('not_found', reason, message);
 
 export const permissionDenied = (reason: string, message: string) =>

@@ -2,7 +2,7 @@
  * Every rule of groups and group items has its own documented error (README, "Groups: rules and errors").
  * Status codes are derived from the kind in functions/_shared/http-errors.ts.
  */
-import { DomainError } from '../errors';
+import { DomainError, overloaded } from '../errors';
 
 export const groupErrors = {
   groupNotFound: (id: string) => new DomainError('not_found', 'groupNotFound', `Group ${id} was not found.`),
@@ -52,6 +52,5 @@ export const groupErrors = {
     }),
   contention: () =>
     new DomainError('aborted', 'aborted', 'The group is being changed by other requests; retry the request.'),
-  overloaded: () =>
-    new DomainError('unavailable', 'backendError', 'The service is temporarily overloaded; retry with backoff.'),
+  overloaded,
 };
