@@ -1,15 +1,19 @@
 /**
  * Latency of the seven group operations through the local server (authorizer + handler + DynamoDB Local), next
  * to the latency of the bare DynamoDB calls each operation makes, replicated with the document client. The ratio
- * p50(HTTP) / p50(bare) is the service's own overhead; the target is at most 1.25x.
+ * p50(HTTP) / p50(bare) is the service's own overhead; the target is at most 1.25x. With `sdkTable`, the same bare
+ * calls also run through the SDK's own document client (what a team calling DynamoDB itself would use), and the ratio
+ * to them is printed beside, not judged.
  *
  * Sequential requests only (one in flight), interleaved HTTP / bare so both see the same machine state. Requests go
  * through loopback-client.ts (one keep-alive socket, as the SDK's calls on the bare side; no compression: API
  * Gateway's work in the cloud, not the functions'); performance.now() times them; everything stays on loopback.
  */
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import {
   BatchWriteCommand,
   DeleteCommand,
+  DynamoDBDocumentClient,
   PutCommand,
   QueryCommand,
   TransactWriteCommand,
@@ -29,6 +33,23 @@ export interface GroupsBenchContext {
   readonly token: (sub: string, scopes: string[]) => Promise<string>;
   /** The table the server uses (for seeding and for the bare calls). */
   readonly table: TableContext;
+  /** The same table through the SDK's own document client (sdkDocumentClient): a reference column, not judged. */
+  readonly sdkTable?: TableContext;
+}
+
+/**
+ * The SDK's own document client with its defaults (no wire client, the whole middleware stack): DynamoDB as a team
+ * calling it from its own code would, and as the service did before core/db/wire-client.ts.
+ */
+export function sdkDocumentClient(endpoint: string): DynamoDBDocumentClient {
+  return DynamoDBDocumentClient.from(
+    new DynamoDBClient({
+      endpoint,
+      region: process.env.AWS_REGION ?? 'us-east-1',
+      credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+      maxAttempts: 3,
+    }),
+  );
 }
 
 export interface GroupsBenchOptions {
@@ -48,6 +69,8 @@ export interface BenchRow {
   readonly p99: number;
   readonly bareP50: number;
   readonly ratio: number;
+  /** The bare calls' p50 through the SDK's own document client, and p50 over it (shown, not judged). */
+  readonly sdk?: { readonly p50: number; readonly ratio: number };
   readonly target: number;
   readonly pass: boolean;
 }
@@ -81,7 +104,7 @@ export async function benchGroups(ctx: GroupsBenchContext, options: GroupsBenchO
   const total = n + warmup;
   if (total > 500) throw new Error('n + warmup must stay within one group (500 items)');
   if (warmup < 3) throw new Error('warmup must be at least 3 (the first groups serve the other steps)');
-  const { db, tableName } = ctx.table;
+  const { tableName } = ctx.table;
   const repo = dynamoGroupRepository(ctx.table);
   const token = await ctx.token(SUB, ['video-platform']);
 
@@ -94,209 +117,219 @@ export async function benchGroups(ctx: GroupsBenchContext, options: GroupsBenchO
     return answer.text;
   }
 
-  // ---- bare side: the calls each operation makes, replicated -----------------------------------------------
-  const profile = () =>
-    db.send(
-      new QueryCommand({
-        TableName: tableName,
-        KeyConditionExpression: 'pk = :pk',
-        ExpressionAttributeValues: { ':pk': keys.userPartition(SUB) },
-        ProjectionExpression: 'sk',
-        ConsistentRead: true,
-      }),
-    );
-  const getGroup = (id: string) =>
-    db.send(
-      new QueryCommand({
-        TableName: tableName,
-        KeyConditionExpression: 'pk = :pk AND sk = :sk',
-        ExpressionAttributeValues: { ':pk': keys.group(ACTOR, id).pk, ':sk': keys.group(ACTOR, id).sk },
-        ConsistentRead: true,
-      }),
-    );
-  const queryItems = (groupId: string, projection?: string) =>
-    db.send(
-      new QueryCommand({
-        TableName: tableName,
-        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-        ExpressionAttributeValues: { ':pk': keys.ownerPartition(ACTOR), ':prefix': keys.groupItemSkPrefix(groupId) },
-        ...(projection ? { ProjectionExpression: projection } : {}),
-        ConsistentRead: true,
-      }),
-    );
-  const bare = {
-    async insertGroup(): Promise<string> {
-      await profile();
-      const id = newGroupId();
-      await db.send(
-        new PutCommand({
+  // ---- bare side: the calls each operation makes, replicated (through the service's client, and the SDK's) ------
+  const bareCalls = (db: DynamoDBDocumentClient) => {
+    const profile = () =>
+      db.send(
+        new QueryCommand({
           TableName: tableName,
-          Item: {
-            ...keys.group(ACTOR, id),
-            entity: 'Group',
-            id,
-            actor: ACTOR,
-            title: 'bare',
-            itemCount: 0,
-            status: 'active',
-            etag: newEtag(),
-            publishedAt: new Date().toISOString(),
-          },
-          ConditionExpression: 'attribute_not_exists(pk)',
+          KeyConditionExpression: 'pk = :pk',
+          ExpressionAttributeValues: { ':pk': keys.userPartition(SUB) },
+          ProjectionExpression: 'sk',
+          ConsistentRead: true,
         }),
       );
-      return id;
-    },
-    async updateGroup(id: string, title: string) {
-      await profile();
-      await db.send(
-        new UpdateCommand({
+    const getGroup = (id: string) =>
+      db.send(
+        new QueryCommand({
           TableName: tableName,
-          Key: keys.group(ACTOR, id),
-          UpdateExpression: 'SET title = :title, etag = :newEtag',
-          ConditionExpression: 'attribute_exists(pk) AND #status = :active',
-          ExpressionAttributeNames: { '#status': 'status' },
-          ExpressionAttributeValues: { ':title': title, ':newEtag': newEtag(), ':active': 'active' },
-          ReturnValues: 'ALL_NEW',
-          ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+          KeyConditionExpression: 'pk = :pk AND sk = :sk',
+          ExpressionAttributeValues: { ':pk': keys.group(ACTOR, id).pk, ':sk': keys.group(ACTOR, id).sk },
+          ConsistentRead: true,
         }),
       );
-    },
-    async listGroups() {
-      await profile();
-      await db.send(
+    const queryItems = (groupId: string, projection?: string) =>
+      db.send(
         new QueryCommand({
           TableName: tableName,
           KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-          ExpressionAttributeValues: { ':pk': keys.ownerPartition(ACTOR), ':prefix': keys.groupSkPrefix },
+          ExpressionAttributeValues: { ':pk': keys.ownerPartition(ACTOR), ':prefix': keys.groupItemSkPrefix(groupId) },
+          ...(projection ? { ProjectionExpression: projection } : {}),
           ConsistentRead: true,
-          Limit: 26,
         }),
       );
-    },
-    async insertItem(groupId: string, resourceId: string) {
-      await profile();
-      await db.send(
-        new TransactWriteCommand({
-          TransactItems: [
-            {
-              Put: {
-                TableName: tableName,
-                Item: {
-                  ...keys.groupItem(ACTOR, groupId, 'VIDEO', resourceId),
-                  entity: 'GroupItem',
-                  id: groupItemId(groupId, 'youtube#video', resourceId),
-                  groupId,
-                  kind: 'youtube#video',
-                  resourceId,
-                  etag: newEtag(),
-                },
-                ConditionExpression: 'attribute_not_exists(pk)',
-                ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
-              },
-            },
-            {
-              Update: {
-                TableName: tableName,
-                Key: keys.group(ACTOR, groupId),
-                UpdateExpression: 'SET itemCount = itemCount + :one, itemType = :kind, etag = :newEtag',
-                ConditionExpression:
-                  'attribute_exists(pk) AND #status = :active AND itemCount < :max AND ' +
-                  '(attribute_not_exists(itemType) OR itemType = :kind OR (itemCount = :zero AND attribute_not_exists(declaredItemType)))',
-                ExpressionAttributeNames: { '#status': 'status' },
-                ExpressionAttributeValues: {
-                  ':one': 1,
-                  ':zero': 0,
-                  ':kind': 'youtube#video',
-                  ':newEtag': newEtag(),
-                  ':active': 'active',
-                  ':max': 500,
-                },
-                ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
-              },
-            },
-            {
-              ConditionCheck: {
-                TableName: tableName,
-                Key: keys.directoryEntry('VIDEO', resourceId),
-                ConditionExpression: 'contains(#owners, :actor)',
-                ExpressionAttributeNames: { '#owners': 'owners' },
-                ExpressionAttributeValues: { ':actor': ACTOR },
-              },
-            },
-          ],
-        }),
-      );
-    },
-    async listItems(groupId: string) {
-      await profile();
-      await getGroup(groupId);
-      await queryItems(groupId);
-    },
-    async deleteItem(groupId: string, resourceId: string) {
-      await profile();
-      await db.send(
-        new TransactWriteCommand({
-          TransactItems: [
-            {
-              Delete: {
-                TableName: tableName,
-                Key: keys.groupItem(ACTOR, groupId, 'VIDEO', resourceId),
-                ConditionExpression: 'attribute_exists(pk)',
-              },
-            },
-            {
-              Update: {
-                TableName: tableName,
-                Key: keys.group(ACTOR, groupId),
-                UpdateExpression: 'SET itemCount = itemCount - :one, etag = :newEtag',
-                ConditionExpression: 'attribute_exists(pk) AND #status = :active',
-                ExpressionAttributeNames: { '#status': 'status' },
-                ExpressionAttributeValues: { ':one': 1, ':newEtag': newEtag(), ':active': 'active' },
-              },
-            },
-          ],
-        }),
-      );
-    },
-    async deleteGroup(id: string) {
-      await profile();
-      await db.send(
-        new UpdateCommand({
-          TableName: tableName,
-          Key: keys.group(ACTOR, id),
-          UpdateExpression: 'SET #status = :deleting, etag = :newEtag',
-          ConditionExpression: 'attribute_exists(pk)',
-          ExpressionAttributeNames: { '#status': 'status' },
-          ExpressionAttributeValues: { ':deleting': 'deleting', ':newEtag': newEtag() },
-        }),
-      );
-      const items = (await queryItems(id, 'pk, sk')).Items ?? [];
-      for (let i = 0; i < items.length; i += 25) {
+    const bare = {
+      async insertGroup(): Promise<string> {
+        await profile();
+        const id = newGroupId();
         await db.send(
-          new BatchWriteCommand({
-            RequestItems: { [tableName]: items.slice(i, i + 25).map((Key) => ({ DeleteRequest: { Key } })) },
+          new PutCommand({
+            TableName: tableName,
+            Item: {
+              ...keys.group(ACTOR, id),
+              entity: 'Group',
+              id,
+              actor: ACTOR,
+              title: 'bare',
+              itemCount: 0,
+              status: 'active',
+              etag: newEtag(),
+              publishedAt: new Date().toISOString(),
+            },
+            ConditionExpression: 'attribute_not_exists(pk)',
           }),
         );
-      }
-      await db.send(
-        new DeleteCommand({
-          TableName: tableName,
-          Key: keys.group(ACTOR, id),
-          ConditionExpression: '#status = :deleting',
-          ExpressionAttributeNames: { '#status': 'status' },
-          ExpressionAttributeValues: { ':deleting': 'deleting' },
-        }),
-      );
-    },
+        return id;
+      },
+      async updateGroup(id: string, title: string) {
+        await profile();
+        await db.send(
+          new UpdateCommand({
+            TableName: tableName,
+            Key: keys.group(ACTOR, id),
+            UpdateExpression: 'SET title = :title, etag = :newEtag',
+            ConditionExpression: 'attribute_exists(pk) AND #status = :active',
+            ExpressionAttributeNames: { '#status': 'status' },
+            ExpressionAttributeValues: { ':title': title, ':newEtag': newEtag(), ':active': 'active' },
+            ReturnValues: 'ALL_NEW',
+            ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+          }),
+        );
+      },
+      async listGroups() {
+        await profile();
+        await db.send(
+          new QueryCommand({
+            TableName: tableName,
+            KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+            ExpressionAttributeValues: { ':pk': keys.ownerPartition(ACTOR), ':prefix': keys.groupSkPrefix },
+            ConsistentRead: true,
+            Limit: 26,
+          }),
+        );
+      },
+      async insertItem(groupId: string, resourceId: string) {
+        await profile();
+        await db.send(
+          new TransactWriteCommand({
+            TransactItems: [
+              {
+                Put: {
+                  TableName: tableName,
+                  Item: {
+                    ...keys.groupItem(ACTOR, groupId, 'VIDEO', resourceId),
+                    entity: 'GroupItem',
+                    id: groupItemId(groupId, 'youtube#video', resourceId),
+                    groupId,
+                    kind: 'youtube#video',
+                    resourceId,
+                    etag: newEtag(),
+                  },
+                  ConditionExpression: 'attribute_not_exists(pk)',
+                  ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+                },
+              },
+              {
+                Update: {
+                  TableName: tableName,
+                  Key: keys.group(ACTOR, groupId),
+                  UpdateExpression: 'SET itemCount = itemCount + :one, itemType = :kind, etag = :newEtag',
+                  ConditionExpression:
+                    'attribute_exists(pk) AND #status = :active AND itemCount < :max AND ' +
+                    '(attribute_not_exists(itemType) OR itemType = :kind OR (itemCount = :zero AND attribute_not_exists(declaredItemType)))',
+                  ExpressionAttributeNames: { '#status': 'status' },
+                  ExpressionAttributeValues: {
+                    ':one': 1,
+                    ':zero': 0,
+                    ':kind': 'youtube#video',
+                    ':newEtag': newEtag(),
+                    ':active': 'active',
+                    ':max': 500,
+                  },
+                  ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+                },
+              },
+              {
+                ConditionCheck: {
+                  TableName: tableName,
+                  Key: keys.directoryEntry('VIDEO', resourceId),
+                  ConditionExpression: 'contains(#owners, :actor)',
+                  ExpressionAttributeNames: { '#owners': 'owners' },
+                  ExpressionAttributeValues: { ':actor': ACTOR },
+                },
+              },
+            ],
+          }),
+        );
+      },
+      async listItems(groupId: string) {
+        await profile();
+        await getGroup(groupId);
+        await queryItems(groupId);
+      },
+      async deleteItem(groupId: string, resourceId: string) {
+        await profile();
+        await db.send(
+          new TransactWriteCommand({
+            TransactItems: [
+              {
+                Delete: {
+                  TableName: tableName,
+                  Key: keys.groupItem(ACTOR, groupId, 'VIDEO', resourceId),
+                  ConditionExpression: 'attribute_exists(pk)',
+                },
+              },
+              {
+                Update: {
+                  TableName: tableName,
+                  Key: keys.group(ACTOR, groupId),
+                  UpdateExpression: 'SET itemCount = itemCount - :one, etag = :newEtag',
+                  ConditionExpression: 'attribute_exists(pk) AND #status = :active',
+                  ExpressionAttributeNames: { '#status': 'status' },
+                  ExpressionAttributeValues: { ':one': 1, ':newEtag': newEtag(), ':active': 'active' },
+                },
+              },
+            ],
+          }),
+        );
+      },
+      async deleteGroup(id: string) {
+        await profile();
+        await db.send(
+          new UpdateCommand({
+            TableName: tableName,
+            Key: keys.group(ACTOR, id),
+            UpdateExpression: 'SET #status = :deleting, etag = :newEtag',
+            ConditionExpression: 'attribute_exists(pk)',
+            ExpressionAttributeNames: { '#status': 'status' },
+            ExpressionAttributeValues: { ':deleting': 'deleting', ':newEtag': newEtag() },
+          }),
+        );
+        const items = (await queryItems(id, 'pk, sk')).Items ?? [];
+        for (let i = 0; i < items.length; i += 25) {
+          await db.send(
+            new BatchWriteCommand({
+              RequestItems: { [tableName]: items.slice(i, i + 25).map((Key) => ({ DeleteRequest: { Key } })) },
+            }),
+          );
+        }
+        await db.send(
+          new DeleteCommand({
+            TableName: tableName,
+            Key: keys.group(ACTOR, id),
+            ConditionExpression: '#status = :deleting',
+            ExpressionAttributeNames: { '#status': 'status' },
+            ExpressionAttributeValues: { ':deleting': 'deleting' },
+          }),
+        );
+      },
+    };
+    return bare;
   };
+  const bare = bareCalls(ctx.table.db);
+  const sdk = ctx.sdkTable ? bareCalls(ctx.sdkTable.db) : undefined;
 
   const rows: BenchRow[] = [];
-  /** Runs `total` interleaved rounds of HTTP and bare for one operation; keeps the last `n` of each. */
+  /**
+   * Runs `total` interleaved rounds of HTTP and bare for one operation, then (with `viaSdk`) `total` rounds of the bare
+   * calls through the SDK's own client on their own, so the reference does not share the judged rounds' machine;
+   * keeps the last `n` of each.
+   */
   async function measure(
     operation: string,
     viaHttp: (i: number) => Promise<unknown>,
     viaBare: (i: number) => Promise<unknown>,
+    viaSdk?: (i: number) => Promise<unknown>,
   ) {
     const httpMs: number[] = [];
     const bareMs: number[] = [];
@@ -311,24 +344,47 @@ export async function benchGroups(ctx: GroupsBenchContext, options: GroupsBenchO
         bareMs.push(b);
       }
     }
+    let sdkMs: number[] | undefined;
+    if (viaSdk) {
+      sdkMs = [];
+      for (let i = 0; i < total; i++) {
+        const ms = await timed(() => viaSdk(i));
+        if (i >= warmup) sdkMs.push(ms);
+      }
+    }
     const p50 = percentile(httpMs, 0.5);
     const bareP50 = percentile(bareMs, 0.5);
     const ratio = p50 / bareP50;
-    const row = { operation, n, p50, p99: percentile(httpMs, 0.99), bareP50, ratio, target, pass: ratio <= target };
-    rows.push(row);
+    const sdkP50 = sdkMs ? percentile(sdkMs, 0.5) : undefined;
+    rows.push({
+      operation,
+      n,
+      p50,
+      p99: percentile(httpMs, 0.99),
+      bareP50,
+      ratio,
+      ...(sdkP50 === undefined ? {} : { sdk: { p50: sdkP50, ratio: p50 / sdkP50 } }),
+      target,
+      pass: ratio <= target,
+    });
     // The spread shows how much of the p50 is the machine's load (stalls fall on both sides, more on the longer one).
     const spread = (xs: number[]) => [0.1, 0.25, 0.5, 0.75, 0.9].map((p) => percentile(xs, p).toFixed(2)).join('/');
-    log(`${operation}: p50 ${p50.toFixed(2)} ms, bare ${bareP50.toFixed(2)} ms, ratio ${ratio.toFixed(2)}`);
+    const viaSdkText = sdkP50 === undefined ? '' : `, bare through the SDK's client ${sdkP50.toFixed(2)} ms`;
+    log(
+      `${operation}: p50 ${p50.toFixed(2)} ms, bare ${bareP50.toFixed(2)} ms, ratio ${ratio.toFixed(2)}${viaSdkText}`,
+    );
     log(`  p10/p25/p50/p75/p90 ms: server ${spread(httpMs)}, bare ${spread(bareMs)}`);
   }
 
   // groups.insert: the groups created here are deleted by the groups.delete step at the end.
   const httpGroups: string[] = [];
   const bareGroups: string[] = [];
+  const sdkGroups: string[] = [];
   await measure(
     'groups.insert',
     async (i) => httpGroups.push(JSON.parse(await http('POST', '/v2/groups', { snippet: { title: `bench ${i}` } })).id),
     async () => bareGroups.push(await bare.insertGroup()),
+    sdk && (async () => sdkGroups.push(await sdk.insertGroup())),
   );
 
   const [httpTarget, bareTarget] = [httpGroups[0] as string, bareGroups[0] as string];
@@ -336,12 +392,14 @@ export async function benchGroups(ctx: GroupsBenchContext, options: GroupsBenchO
     'groups.update',
     (i) => http('PUT', '/v2/groups', { id: httpTarget, snippet: { title: `renamed ${i}` } }),
     (i) => bare.updateGroup(bareTarget, `renamed ${i}`),
+    sdk && ((i) => sdk.updateGroup(sdkGroups[0] as string, `renamed ${i}`)),
   );
 
   await measure(
     'groups.list',
     () => http('GET', '/v2/groups?mine=true'),
     () => bare.listGroups(),
+    sdk && (() => sdk.listGroups()),
   );
 
   // groupItems.insert: `total` distinct videos into one group per side.
@@ -351,13 +409,14 @@ export async function benchGroups(ctx: GroupsBenchContext, options: GroupsBenchO
     (i) =>
       http('POST', '/v2/groupItems', { groupId: httpItems, resource: { kind: 'youtube#video', id: video(i + 1) } }),
     (i) => bare.insertItem(bareItems, video(i + 1)),
+    sdk && ((i) => sdk.insertItem(sdkGroups[1] as string, video(i + 1))),
   );
 
   // groupItems.list: a group of 50 items per side.
   const [httpList, bareList] = [httpGroups[2] as string, bareGroups[2] as string];
   log('seeding two groups of 50 items for groupItems.list');
   await Promise.all(
-    [httpList, bareList].flatMap((g) =>
+    [httpList, bareList, ...sdkGroups.slice(2, 3)].flatMap((g) =>
       Array.from({ length: 50 }, (_, i) => repo.insertItem(ACTOR, g, 'youtube#video', video(i + 1))),
     ),
   );
@@ -365,18 +424,20 @@ export async function benchGroups(ctx: GroupsBenchContext, options: GroupsBenchO
     'groupItems.list',
     () => http('GET', `/v2/groupItems?groupId=${httpList}`),
     () => bare.listItems(bareList),
+    sdk && (() => sdk.listItems(sdkGroups[2] as string)),
   );
 
   await measure(
     'groupItems.delete',
     (i) => http('DELETE', `/v2/groupItems?id=${groupItemId(httpItems, 'youtube#video', video(i + 1))}`),
     (i) => bare.deleteItem(bareItems, video(i + 1)),
+    sdk && ((i) => sdk.deleteItem(sdkGroups[1] as string, video(i + 1))),
   );
 
   // groups.delete: every group from the insert step (the first three, used above, fall in the warm-up), each
   // of the others seeded with 2 items so the drain does real work.
-  log(`seeding 2 items into each of ${2 * (total - 3)} groups for groups.delete`);
-  const seedTargets = [...httpGroups.slice(3), ...bareGroups.slice(3)];
+  const seedTargets = [...httpGroups.slice(3), ...bareGroups.slice(3), ...sdkGroups.slice(3)];
+  log(`seeding 2 items into each of ${seedTargets.length} groups for groups.delete`);
   for (let i = 0; i < seedTargets.length; i += 40) {
     await Promise.all(
       seedTargets
@@ -388,14 +449,25 @@ export async function benchGroups(ctx: GroupsBenchContext, options: GroupsBenchO
     'groups.delete',
     (i) => http('DELETE', `/v2/groups?id=${httpGroups[i]}`),
     (i) => bare.deleteGroup(bareGroups[i] as string),
+    sdk && ((i) => sdk.deleteGroup(sdkGroups[i] as string)),
   );
   client.close();
   return rows;
 }
 
-/** Plain-text table of the results. */
+/** Plain-text table of the results (with the SDK's reference columns when measured). */
 export function formatBenchTable(rows: readonly BenchRow[]): string {
-  const header = ['operation', 'p50 ms', 'p99 ms', 'bare DynamoDB p50 ms', 'ratio (p50/bare)', 'target', 'result'];
+  const withSdk = rows.some((r) => r.sdk);
+  const header = [
+    'operation',
+    'p50 ms',
+    'p99 ms',
+    'bare DynamoDB p50 ms',
+    'ratio (p50/bare)',
+    'target',
+    'result',
+    ...(withSdk ? ["bare via the SDK's client p50 ms", 'p50 / it (shown)'] : []),
+  ];
   const body = rows.map((r) => [
     r.operation,
     r.p50.toFixed(2),
@@ -404,6 +476,7 @@ export function formatBenchTable(rows: readonly BenchRow[]): string {
     `${r.ratio.toFixed(2)}x`,
     `≤${r.target}x`,
     r.pass ? 'PASS' : 'FAIL',
+    ...(withSdk ? [r.sdk ? r.sdk.p50.toFixed(2) : '', r.sdk ? `${r.sdk.ratio.toFixed(2)}x` : ''] : []),
   ]);
   return formatTable(header, body);
 }
