@@ -148,7 +148,7 @@ export async function benchGroups(ctx: GroupsBenchContext, options: GroupsBenchO
           ConsistentRead: true,
         }),
       );
-    const bare = {
+    return {
       async insertGroup(): Promise<string> {
         await profile();
         const id = newGroupId();
@@ -314,7 +314,6 @@ export async function benchGroups(ctx: GroupsBenchContext, options: GroupsBenchO
         );
       },
     };
-    return bare;
   };
   const bare = bareCalls(ctx.table.db);
   const sdk = ctx.sdkTable ? bareCalls(ctx.sdkTable.db) : undefined;
