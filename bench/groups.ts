@@ -1,9 +1,9 @@
 /**
  * Latency of the seven group operations through the local server (authorizer + handler + DynamoDB Local), next
  * to the latency of the bare DynamoDB calls each operation makes, replicated with the document client. The ratio
- * p50(HTTP) / p50(bare) is the service's own overhead; the target is at most 1.25x. With `sdkTable`, the same bare
- * calls also run through the SDK's own document client (what a team calling DynamoDB itself would use), and the ratio
- * to them is printed beside, not judged.
+ * p50(HTTP) / p50(bare) is the service's own overhead; the target is at most 1.25x. Two references are printed beside,
+ * not judged: the same bare calls behind a minimal `node:http` host (minimal-host.ts: what one HTTP hop costs, whoever
+ * serves it), and with `sdkTable` through the SDK's own document client (what a team calling DynamoDB itself would use).
  *
  * Sequential requests only (one in flight), interleaved HTTP / bare so both see the same machine state. Requests go
  * through loopback-client.ts (one keep-alive socket, as the SDK's calls on the bare side; no compression: API
@@ -24,6 +24,7 @@ import type { TableContext } from '../functions/core/directory/directory-reposit
 import { groupItemId, newEtag, newGroupId } from '../functions/core/groups/group';
 import { dynamoGroupRepository } from '../functions/core/groups/group-repository';
 import { loopbackClient } from './loopback-client';
+import { startMinimalHost } from './minimal-host';
 import { formatTable } from './table';
 
 export interface GroupsBenchContext {
@@ -62,6 +63,14 @@ export interface GroupsBenchOptions {
   readonly log?: (line: string) => void;
 }
 
+/** A reference pass (shown, not judged): p50 of the reference way and of the bare calls interleaved with it. */
+export interface ReferenceFigures {
+  readonly p50: number;
+  readonly bareP50: number;
+  /** p50 / bareP50. */
+  readonly ratio: number;
+}
+
 export interface BenchRow {
   readonly operation: string;
   readonly n: number;
@@ -69,8 +78,10 @@ export interface BenchRow {
   readonly p99: number;
   readonly bareP50: number;
   readonly ratio: number;
-  /** The bare calls' p50 through the SDK's own document client, and p50 over it (shown, not judged). */
-  readonly sdk?: { readonly p50: number; readonly ratio: number };
+  /** The bare calls behind a minimal node:http host, against the bare calls of the same pass: the HTTP hop's floor. */
+  readonly host?: ReferenceFigures;
+  /** The bare calls through the SDK's own document client, against the bare calls of the same pass. */
+  readonly sdk?: ReferenceFigures;
   readonly target: number;
   readonly pass: boolean;
 }
@@ -316,45 +327,80 @@ export async function benchGroups(ctx: GroupsBenchContext, options: GroupsBenchO
     };
   };
   const bare = bareCalls(ctx.table.db);
-  const sdk = ctx.sdkTable ? bareCalls(ctx.sdkTable.db) : undefined;
+  type BareCalls = ReturnType<typeof bareCalls>;
+  const host = await startMinimalHost();
+  const behindHost = (calls: BareCalls) =>
+    Object.fromEntries(
+      Object.entries(calls).map(([name, call]) => [
+        name,
+        host.behind(call as (...args: unknown[]) => Promise<unknown>),
+      ]),
+    ) as BareCalls;
+  /** Some bare calls and the groups they work on. */
+  interface Side {
+    readonly calls: BareCalls;
+    readonly groups: string[];
+  }
+  /**
+   * The reference passes: the bare calls another way, interleaved with the bare calls again (each side on groups of
+   * its own), after the judged rounds. A reference is compared with the bare calls of its own pass only: passes run
+   * apart differ by more than a hop (the bare calls alone ran up to 20% faster than interleaved with HTTP).
+   */
+  const references: { readonly name: 'host' | 'sdk'; readonly side: Side; readonly bare: Side }[] = [
+    { name: 'host', side: { calls: behindHost(bare), groups: [] }, bare: { calls: bare, groups: [] } },
+    ...(ctx.sdkTable
+      ? [
+          {
+            name: 'sdk' as const,
+            side: { calls: bareCalls(ctx.sdkTable.db), groups: [] },
+            bare: { calls: bare, groups: [] },
+          },
+        ]
+      : []),
+  ];
+  const referenceSides = references.flatMap((ref) => [ref.side, ref.bare]);
 
   const rows: BenchRow[] = [];
   /**
-   * Runs `total` interleaved rounds of HTTP and bare for one operation, then (with `viaSdk`) `total` rounds of the bare
-   * calls through the SDK's own client on their own, so the reference does not share the judged rounds' machine;
-   * keeps the last `n` of each.
+   * `total` rounds of two ways, interleaved (either goes first every other round, so neither always inherits the
+   * other's leftover work); the last `n` of each.
    */
+  async function interleaved(a: (i: number) => Promise<unknown>, b: (i: number) => Promise<unknown>) {
+    const aMs: number[] = [];
+    const bMs: number[] = [];
+    for (let i = 0; i < total; i++) {
+      const aFirst = i % 2 === 0;
+      const first = await timed(() => (aFirst ? a(i) : b(i)));
+      const second = await timed(() => (aFirst ? b(i) : a(i)));
+      if (i >= warmup) {
+        aMs.push(aFirst ? first : second);
+        bMs.push(aFirst ? second : first);
+      }
+    }
+    return [aMs, bMs] as const;
+  }
+
+  /** One operation: the judged rounds (HTTP against bare), then each reference's pass (it against bare again). */
   async function measure(
     operation: string,
     viaHttp: (i: number) => Promise<unknown>,
     viaBare: (i: number) => Promise<unknown>,
-    viaSdk?: (i: number) => Promise<unknown>,
+    viaSide: (side: Side, i: number) => Promise<unknown>,
   ) {
-    const httpMs: number[] = [];
-    const bareMs: number[] = [];
-    for (let i = 0; i < total; i++) {
-      // Either side goes first every other round, so neither always inherits the other's leftover work.
-      const httpFirst = i % 2 === 0;
-      const first = await timed(() => (httpFirst ? viaHttp(i) : viaBare(i)));
-      const second = await timed(() => (httpFirst ? viaBare(i) : viaHttp(i)));
-      const [h, b] = httpFirst ? [first, second] : [second, first];
-      if (i >= warmup) {
-        httpMs.push(h);
-        bareMs.push(b);
-      }
-    }
-    let sdkMs: number[] | undefined;
-    if (viaSdk) {
-      sdkMs = [];
-      for (let i = 0; i < total; i++) {
-        const ms = await timed(() => viaSdk(i));
-        if (i >= warmup) sdkMs.push(ms);
-      }
+    const [httpMs, bareMs] = await interleaved(viaHttp, viaBare);
+    const figures: Partial<Record<(typeof references)[number]['name'], ReferenceFigures>> = {};
+    for (const ref of references) {
+      const [refMs, refBareMs] = await interleaved(
+        (i) => viaSide(ref.side, i),
+        (i) => viaSide(ref.bare, i),
+      );
+      const [p50, bareP50] = [percentile(refMs, 0.5), percentile(refBareMs, 0.5)];
+      figures[ref.name] = { p50, bareP50, ratio: p50 / bareP50 };
     }
     const p50 = percentile(httpMs, 0.5);
     const bareP50 = percentile(bareMs, 0.5);
     const ratio = p50 / bareP50;
-    const sdkP50 = sdkMs ? percentile(sdkMs, 0.5) : undefined;
+    const { host: hostRef, sdk: sdkRef } = figures;
     rows.push({
       operation,
       n,
@@ -362,15 +408,19 @@ export async function benchGroups(ctx: GroupsBenchContext, options: GroupsBenchO
       p99: percentile(httpMs, 0.99),
       bareP50,
       ratio,
-      ...(sdkP50 === undefined ? {} : { sdk: { p50: sdkP50, ratio: p50 / sdkP50 } }),
+      ...(hostRef ? { host: hostRef } : {}),
+      ...(sdkRef ? { sdk: sdkRef } : {}),
       target,
       pass: ratio <= target,
     });
     // The spread shows how much of the p50 is the machine's load (stalls fall on both sides, more on the longer one).
     const spread = (xs: number[]) => [0.1, 0.25, 0.5, 0.75, 0.9].map((p) => percentile(xs, p).toFixed(2)).join('/');
-    const viaSdkText = sdkP50 === undefined ? '' : `, bare through the SDK's client ${sdkP50.toFixed(2)} ms`;
+    const reference = (label: string, f: ReferenceFigures | undefined) =>
+      f ? `; ${label} ${f.p50.toFixed(2)} ms against bare ${f.bareP50.toFixed(2)} (${f.ratio.toFixed(2)})` : '';
+    const viaHostText = reference('behind a minimal host', hostRef);
+    const viaSdkText = reference("through the SDK's client", sdkRef);
     log(
-      `${operation}: p50 ${p50.toFixed(2)} ms, bare ${bareP50.toFixed(2)} ms, ratio ${ratio.toFixed(2)}${viaSdkText}`,
+      `${operation}: p50 ${p50.toFixed(2)} ms, bare ${bareP50.toFixed(2)} ms, ratio ${ratio.toFixed(2)}${viaHostText}${viaSdkText}`,
     );
     log(`  p10/p25/p50/p75/p90 ms: server ${spread(httpMs)}, bare ${spread(bareMs)}`);
   }
@@ -378,12 +428,11 @@ export async function benchGroups(ctx: GroupsBenchContext, options: GroupsBenchO
   // groups.insert: the groups created here are deleted by the groups.delete step at the end.
   const httpGroups: string[] = [];
   const bareGroups: string[] = [];
-  const sdkGroups: string[] = [];
   await measure(
     'groups.insert',
     async (i) => httpGroups.push(JSON.parse(await http('POST', '/v2/groups', { snippet: { title: `bench ${i}` } })).id),
     async () => bareGroups.push(await bare.insertGroup()),
-    sdk && (async () => sdkGroups.push(await sdk.insertGroup())),
+    async (side) => side.groups.push(await side.calls.insertGroup()),
   );
 
   const [httpTarget, bareTarget] = [httpGroups[0] as string, bareGroups[0] as string];
@@ -391,14 +440,14 @@ export async function benchGroups(ctx: GroupsBenchContext, options: GroupsBenchO
     'groups.update',
     (i) => http('PUT', '/v2/groups', { id: httpTarget, snippet: { title: `renamed ${i}` } }),
     (i) => bare.updateGroup(bareTarget, `renamed ${i}`),
-    sdk && ((i) => sdk.updateGroup(sdkGroups[0] as string, `renamed ${i}`)),
+    (side, i) => side.calls.updateGroup(side.groups[0] as string, `renamed ${i}`),
   );
 
   await measure(
     'groups.list',
     () => http('GET', '/v2/groups?mine=true'),
     () => bare.listGroups(),
-    sdk && (() => sdk.listGroups()),
+    (side) => side.calls.listGroups(),
   );
 
   // groupItems.insert: `total` distinct videos into one group per side.
@@ -408,14 +457,14 @@ export async function benchGroups(ctx: GroupsBenchContext, options: GroupsBenchO
     (i) =>
       http('POST', '/v2/groupItems', { groupId: httpItems, resource: { kind: 'youtube#video', id: video(i + 1) } }),
     (i) => bare.insertItem(bareItems, video(i + 1)),
-    sdk && ((i) => sdk.insertItem(sdkGroups[1] as string, video(i + 1))),
+    (side, i) => side.calls.insertItem(side.groups[1] as string, video(i + 1)),
   );
 
   // groupItems.list: a group of 50 items per side.
   const [httpList, bareList] = [httpGroups[2] as string, bareGroups[2] as string];
   log('seeding two groups of 50 items for groupItems.list');
   await Promise.all(
-    [httpList, bareList, ...sdkGroups.slice(2, 3)].flatMap((g) =>
+    [httpList, bareList, ...referenceSides.map((side) => side.groups[2] as string)].flatMap((g) =>
       Array.from({ length: 50 }, (_, i) => repo.insertItem(ACTOR, g, 'youtube#video', video(i + 1))),
     ),
   );
@@ -423,19 +472,23 @@ export async function benchGroups(ctx: GroupsBenchContext, options: GroupsBenchO
     'groupItems.list',
     () => http('GET', `/v2/groupItems?groupId=${httpList}`),
     () => bare.listItems(bareList),
-    sdk && (() => sdk.listItems(sdkGroups[2] as string)),
+    (side) => side.calls.listItems(side.groups[2] as string),
   );
 
   await measure(
     'groupItems.delete',
     (i) => http('DELETE', `/v2/groupItems?id=${groupItemId(httpItems, 'youtube#video', video(i + 1))}`),
     (i) => bare.deleteItem(bareItems, video(i + 1)),
-    sdk && ((i) => sdk.deleteItem(sdkGroups[1] as string, video(i + 1))),
+    (side, i) => side.calls.deleteItem(side.groups[1] as string, video(i + 1)),
   );
 
   // groups.delete: every group from the insert step (the first three, used above, fall in the warm-up), each
   // of the others seeded with 2 items so the drain does real work.
-  const seedTargets = [...httpGroups.slice(3), ...bareGroups.slice(3), ...sdkGroups.slice(3)];
+  const seedTargets = [
+    ...httpGroups.slice(3),
+    ...bareGroups.slice(3),
+    ...referenceSides.flatMap((side) => side.groups.slice(3)),
+  ];
   log(`seeding 2 items into each of ${seedTargets.length} groups for groups.delete`);
   for (let i = 0; i < seedTargets.length; i += 40) {
     await Promise.all(
@@ -448,14 +501,19 @@ export async function benchGroups(ctx: GroupsBenchContext, options: GroupsBenchO
     'groups.delete',
     (i) => http('DELETE', `/v2/groups?id=${httpGroups[i]}`),
     (i) => bare.deleteGroup(bareGroups[i] as string),
-    sdk && ((i) => sdk.deleteGroup(sdkGroups[i] as string)),
+    (side, i) => side.calls.deleteGroup(side.groups[i] as string),
   );
   client.close();
+  host.close();
   return rows;
 }
 
-/** Plain-text table of the results (with the SDK's reference columns when measured). */
+const referenceCell = (f: ReferenceFigures | undefined) =>
+  f ? `${f.p50.toFixed(2)} / ${f.bareP50.toFixed(2)} = ${f.ratio.toFixed(2)}x` : '';
+
+/** Plain-text table of the results (with the reference columns when measured). */
 export function formatBenchTable(rows: readonly BenchRow[]): string {
+  const withHost = rows.some((r) => r.host);
   const withSdk = rows.some((r) => r.sdk);
   const header = [
     'operation',
@@ -465,7 +523,8 @@ export function formatBenchTable(rows: readonly BenchRow[]): string {
     'ratio (p50/bare)',
     'target',
     'result',
-    ...(withSdk ? ["bare via the SDK's client p50 ms", 'p50 / it (shown)'] : []),
+    ...(withHost ? ['minimal host / its bare p50 ms (shown)'] : []),
+    ...(withSdk ? ["SDK's client / its bare p50 ms (shown)", "ratio ÷ the SDK's (shown)"] : []),
   ];
   const body = rows.map((r) => [
     r.operation,
@@ -475,7 +534,8 @@ export function formatBenchTable(rows: readonly BenchRow[]): string {
     `${r.ratio.toFixed(2)}x`,
     `≤${r.target}x`,
     r.pass ? 'PASS' : 'FAIL',
-    ...(withSdk ? [r.sdk ? r.sdk.p50.toFixed(2) : '', r.sdk ? `${r.sdk.ratio.toFixed(2)}x` : ''] : []),
+    ...(withHost ? [referenceCell(r.host)] : []),
+    ...(withSdk ? [referenceCell(r.sdk), r.sdk ? `${(r.ratio / r.sdk.ratio).toFixed(2)}x` : ''] : []),
   ]);
   return formatTable(header, body);
 }
