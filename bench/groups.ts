@@ -329,183 +329,187 @@ export async function benchGroups(ctx: GroupsBenchContext, options: GroupsBenchO
   const bare = bareCalls(ctx.table.db);
   type BareCalls = ReturnType<typeof bareCalls>;
   const host = await startMinimalHost();
-  const behindHost = (calls: BareCalls) =>
-    Object.fromEntries(
-      Object.entries(calls).map(([name, call]) => [
-        name,
-        host.behind(call as (...args: unknown[]) => Promise<unknown>),
-      ]),
-    ) as BareCalls;
-  /** Some bare calls and the groups they work on. */
-  interface Side {
-    readonly calls: BareCalls;
-    readonly groups: string[];
-  }
-  /**
-   * The reference passes: the bare calls another way, interleaved with the bare calls again (each side on groups of
-   * its own), after the judged rounds. A reference is compared with the bare calls of its own pass only: passes run
-   * apart differ by more than a hop (the bare calls alone ran up to 20% faster than interleaved with HTTP).
-   */
-  const references: { readonly name: 'host' | 'sdk'; readonly side: Side; readonly bare: Side }[] = [
-    { name: 'host', side: { calls: behindHost(bare), groups: [] }, bare: { calls: bare, groups: [] } },
-    ...(ctx.sdkTable
-      ? [
-          {
-            name: 'sdk' as const,
-            side: { calls: bareCalls(ctx.sdkTable.db), groups: [] },
-            bare: { calls: bare, groups: [] },
-          },
-        ]
-      : []),
-  ];
-  const referenceSides = references.flatMap((ref) => [ref.side, ref.bare]);
+  try {
+    const behindHost = (calls: BareCalls) =>
+      Object.fromEntries(
+        Object.entries(calls).map(([name, call]) => [
+          name,
+          host.behind(call as (...args: unknown[]) => Promise<unknown>),
+        ]),
+      ) as BareCalls;
+    /** Some bare calls and the groups they work on. */
+    interface Side {
+      readonly calls: BareCalls;
+      readonly groups: string[];
+    }
+    /**
+     * The reference passes: the bare calls another way, interleaved with the bare calls again (each side on groups of
+     * its own), after the judged rounds. A reference is compared with the bare calls of its own pass only: passes run
+     * apart differ by more than a hop (the bare calls alone ran up to 20% faster than interleaved with HTTP).
+     */
+    const references: { readonly name: 'host' | 'sdk'; readonly side: Side; readonly bare: Side }[] = [
+      { name: 'host', side: { calls: behindHost(bare), groups: [] }, bare: { calls: bare, groups: [] } },
+      ...(ctx.sdkTable
+        ? [
+            {
+              name: 'sdk' as const,
+              side: { calls: bareCalls(ctx.sdkTable.db), groups: [] },
+              bare: { calls: bare, groups: [] },
+            },
+          ]
+        : []),
+    ];
+    const referenceSides = references.flatMap((ref) => [ref.side, ref.bare]);
 
-  const rows: BenchRow[] = [];
-  /**
-   * `total` rounds of two ways, interleaved (either goes first every other round, so neither always inherits the
-   * other's leftover work); the last `n` of each.
-   */
-  async function interleaved(a: (i: number) => Promise<unknown>, b: (i: number) => Promise<unknown>) {
-    const aMs: number[] = [];
-    const bMs: number[] = [];
-    for (let i = 0; i < total; i++) {
-      const aFirst = i % 2 === 0;
-      const first = await timed(() => (aFirst ? a(i) : b(i)));
-      const second = await timed(() => (aFirst ? b(i) : a(i)));
-      if (i >= warmup) {
-        aMs.push(aFirst ? first : second);
-        bMs.push(aFirst ? second : first);
+    const rows: BenchRow[] = [];
+    /**
+     * `total` rounds of two ways, interleaved (either goes first every other round, so neither always inherits the
+     * other's leftover work); the last `n` of each.
+     */
+    async function interleaved(a: (i: number) => Promise<unknown>, b: (i: number) => Promise<unknown>) {
+      const aMs: number[] = [];
+      const bMs: number[] = [];
+      for (let i = 0; i < total; i++) {
+        const aFirst = i % 2 === 0;
+        const first = await timed(() => (aFirst ? a(i) : b(i)));
+        const second = await timed(() => (aFirst ? b(i) : a(i)));
+        if (i >= warmup) {
+          aMs.push(aFirst ? first : second);
+          bMs.push(aFirst ? second : first);
+        }
       }
+      return [aMs, bMs] as const;
     }
-    return [aMs, bMs] as const;
-  }
 
-  /** One operation: the judged rounds (HTTP against bare), then each reference's pass (it against bare again). */
-  async function measure(
-    operation: string,
-    viaHttp: (i: number) => Promise<unknown>,
-    viaBare: (i: number) => Promise<unknown>,
-    viaSide: (side: Side, i: number) => Promise<unknown>,
-  ) {
-    const [httpMs, bareMs] = await interleaved(viaHttp, viaBare);
-    const figures: Partial<Record<(typeof references)[number]['name'], ReferenceFigures>> = {};
-    for (const ref of references) {
-      const [refMs, refBareMs] = await interleaved(
-        (i) => viaSide(ref.side, i),
-        (i) => viaSide(ref.bare, i),
+    /** One operation: the judged rounds (HTTP against bare), then each reference's pass (it against bare again). */
+    async function measure(
+      operation: string,
+      viaHttp: (i: number) => Promise<unknown>,
+      viaBare: (i: number) => Promise<unknown>,
+      viaSide: (side: Side, i: number) => Promise<unknown>,
+    ) {
+      const [httpMs, bareMs] = await interleaved(viaHttp, viaBare);
+      const figures: Partial<Record<(typeof references)[number]['name'], ReferenceFigures>> = {};
+      for (const ref of references) {
+        const [refMs, refBareMs] = await interleaved(
+          (i) => viaSide(ref.side, i),
+          (i) => viaSide(ref.bare, i),
+        );
+        const [p50, bareP50] = [percentile(refMs, 0.5), percentile(refBareMs, 0.5)];
+        figures[ref.name] = { p50, bareP50, ratio: p50 / bareP50 };
+      }
+      const p50 = percentile(httpMs, 0.5);
+      const bareP50 = percentile(bareMs, 0.5);
+      const ratio = p50 / bareP50;
+      const { host: hostRef, sdk: sdkRef } = figures;
+      rows.push({
+        operation,
+        n,
+        p50,
+        p99: percentile(httpMs, 0.99),
+        bareP50,
+        ratio,
+        ...(hostRef ? { host: hostRef } : {}),
+        ...(sdkRef ? { sdk: sdkRef } : {}),
+        target,
+        pass: ratio <= target,
+      });
+      // The spread shows how much of the p50 is the machine's load (stalls fall on both sides, more on the longer one).
+      const spread = (xs: number[]) => [0.1, 0.25, 0.5, 0.75, 0.9].map((p) => percentile(xs, p).toFixed(2)).join('/');
+      const reference = (label: string, f: ReferenceFigures | undefined) =>
+        f ? `; ${label} ${f.p50.toFixed(2)} ms against bare ${f.bareP50.toFixed(2)} (${f.ratio.toFixed(2)})` : '';
+      const viaHostText = reference('behind a minimal host', hostRef);
+      const viaSdkText = reference("through the SDK's client", sdkRef);
+      log(
+        `${operation}: p50 ${p50.toFixed(2)} ms, bare ${bareP50.toFixed(2)} ms, ratio ${ratio.toFixed(2)}${viaHostText}${viaSdkText}`,
       );
-      const [p50, bareP50] = [percentile(refMs, 0.5), percentile(refBareMs, 0.5)];
-      figures[ref.name] = { p50, bareP50, ratio: p50 / bareP50 };
+      log(`  p10/p25/p50/p75/p90 ms: server ${spread(httpMs)}, bare ${spread(bareMs)}`);
     }
-    const p50 = percentile(httpMs, 0.5);
-    const bareP50 = percentile(bareMs, 0.5);
-    const ratio = p50 / bareP50;
-    const { host: hostRef, sdk: sdkRef } = figures;
-    rows.push({
-      operation,
-      n,
-      p50,
-      p99: percentile(httpMs, 0.99),
-      bareP50,
-      ratio,
-      ...(hostRef ? { host: hostRef } : {}),
-      ...(sdkRef ? { sdk: sdkRef } : {}),
-      target,
-      pass: ratio <= target,
-    });
-    // The spread shows how much of the p50 is the machine's load (stalls fall on both sides, more on the longer one).
-    const spread = (xs: number[]) => [0.1, 0.25, 0.5, 0.75, 0.9].map((p) => percentile(xs, p).toFixed(2)).join('/');
-    const reference = (label: string, f: ReferenceFigures | undefined) =>
-      f ? `; ${label} ${f.p50.toFixed(2)} ms against bare ${f.bareP50.toFixed(2)} (${f.ratio.toFixed(2)})` : '';
-    const viaHostText = reference('behind a minimal host', hostRef);
-    const viaSdkText = reference("through the SDK's client", sdkRef);
-    log(
-      `${operation}: p50 ${p50.toFixed(2)} ms, bare ${bareP50.toFixed(2)} ms, ratio ${ratio.toFixed(2)}${viaHostText}${viaSdkText}`,
+
+    // groups.insert: the groups created here are deleted by the groups.delete step at the end.
+    const httpGroups: string[] = [];
+    const bareGroups: string[] = [];
+    await measure(
+      'groups.insert',
+      async (i) =>
+        httpGroups.push(JSON.parse(await http('POST', '/v2/groups', { snippet: { title: `bench ${i}` } })).id),
+      async () => bareGroups.push(await bare.insertGroup()),
+      async (side) => side.groups.push(await side.calls.insertGroup()),
     );
-    log(`  p10/p25/p50/p75/p90 ms: server ${spread(httpMs)}, bare ${spread(bareMs)}`);
-  }
 
-  // groups.insert: the groups created here are deleted by the groups.delete step at the end.
-  const httpGroups: string[] = [];
-  const bareGroups: string[] = [];
-  await measure(
-    'groups.insert',
-    async (i) => httpGroups.push(JSON.parse(await http('POST', '/v2/groups', { snippet: { title: `bench ${i}` } })).id),
-    async () => bareGroups.push(await bare.insertGroup()),
-    async (side) => side.groups.push(await side.calls.insertGroup()),
-  );
+    const [httpTarget, bareTarget] = [httpGroups[0] as string, bareGroups[0] as string];
+    await measure(
+      'groups.update',
+      (i) => http('PUT', '/v2/groups', { id: httpTarget, snippet: { title: `renamed ${i}` } }),
+      (i) => bare.updateGroup(bareTarget, `renamed ${i}`),
+      (side, i) => side.calls.updateGroup(side.groups[0] as string, `renamed ${i}`),
+    );
 
-  const [httpTarget, bareTarget] = [httpGroups[0] as string, bareGroups[0] as string];
-  await measure(
-    'groups.update',
-    (i) => http('PUT', '/v2/groups', { id: httpTarget, snippet: { title: `renamed ${i}` } }),
-    (i) => bare.updateGroup(bareTarget, `renamed ${i}`),
-    (side, i) => side.calls.updateGroup(side.groups[0] as string, `renamed ${i}`),
-  );
+    await measure(
+      'groups.list',
+      () => http('GET', '/v2/groups?mine=true'),
+      () => bare.listGroups(),
+      (side) => side.calls.listGroups(),
+    );
 
-  await measure(
-    'groups.list',
-    () => http('GET', '/v2/groups?mine=true'),
-    () => bare.listGroups(),
-    (side) => side.calls.listGroups(),
-  );
+    // groupItems.insert: `total` distinct videos into one group per side.
+    const [httpItems, bareItems] = [httpGroups[1] as string, bareGroups[1] as string];
+    await measure(
+      'groupItems.insert',
+      (i) =>
+        http('POST', '/v2/groupItems', { groupId: httpItems, resource: { kind: 'youtube#video', id: video(i + 1) } }),
+      (i) => bare.insertItem(bareItems, video(i + 1)),
+      (side, i) => side.calls.insertItem(side.groups[1] as string, video(i + 1)),
+    );
 
-  // groupItems.insert: `total` distinct videos into one group per side.
-  const [httpItems, bareItems] = [httpGroups[1] as string, bareGroups[1] as string];
-  await measure(
-    'groupItems.insert',
-    (i) =>
-      http('POST', '/v2/groupItems', { groupId: httpItems, resource: { kind: 'youtube#video', id: video(i + 1) } }),
-    (i) => bare.insertItem(bareItems, video(i + 1)),
-    (side, i) => side.calls.insertItem(side.groups[1] as string, video(i + 1)),
-  );
-
-  // groupItems.list: a group of 50 items per side.
-  const [httpList, bareList] = [httpGroups[2] as string, bareGroups[2] as string];
-  log('seeding two groups of 50 items for groupItems.list');
-  await Promise.all(
-    [httpList, bareList, ...referenceSides.map((side) => side.groups[2] as string)].flatMap((g) =>
-      Array.from({ length: 50 }, (_, i) => repo.insertItem(ACTOR, g, 'youtube#video', video(i + 1))),
-    ),
-  );
-  await measure(
-    'groupItems.list',
-    () => http('GET', `/v2/groupItems?groupId=${httpList}`),
-    () => bare.listItems(bareList),
-    (side) => side.calls.listItems(side.groups[2] as string),
-  );
-
-  await measure(
-    'groupItems.delete',
-    (i) => http('DELETE', `/v2/groupItems?id=${groupItemId(httpItems, 'youtube#video', video(i + 1))}`),
-    (i) => bare.deleteItem(bareItems, video(i + 1)),
-    (side, i) => side.calls.deleteItem(side.groups[1] as string, video(i + 1)),
-  );
-
-  // groups.delete: every group from the insert step (the first three, used above, fall in the warm-up), each
-  // of the others seeded with 2 items so the drain does real work.
-  const seedTargets = [
-    ...httpGroups.slice(3),
-    ...bareGroups.slice(3),
-    ...referenceSides.flatMap((side) => side.groups.slice(3)),
-  ];
-  log(`seeding 2 items into each of ${seedTargets.length} groups for groups.delete`);
-  for (let i = 0; i < seedTargets.length; i += 40) {
+    // groupItems.list: a group of 50 items per side.
+    const [httpList, bareList] = [httpGroups[2] as string, bareGroups[2] as string];
+    log('seeding two groups of 50 items for groupItems.list');
     await Promise.all(
-      seedTargets
-        .slice(i, i + 40)
-        .flatMap((g) => [1, 2].map((v) => repo.insertItem(ACTOR, g, 'youtube#video', video(v)))),
+      [httpList, bareList, ...referenceSides.map((side) => side.groups[2] as string)].flatMap((g) =>
+        Array.from({ length: 50 }, (_, i) => repo.insertItem(ACTOR, g, 'youtube#video', video(i + 1))),
+      ),
     );
+    await measure(
+      'groupItems.list',
+      () => http('GET', `/v2/groupItems?groupId=${httpList}`),
+      () => bare.listItems(bareList),
+      (side) => side.calls.listItems(side.groups[2] as string),
+    );
+
+    await measure(
+      'groupItems.delete',
+      (i) => http('DELETE', `/v2/groupItems?id=${groupItemId(httpItems, 'youtube#video', video(i + 1))}`),
+      (i) => bare.deleteItem(bareItems, video(i + 1)),
+      (side, i) => side.calls.deleteItem(side.groups[1] as string, video(i + 1)),
+    );
+
+    // groups.delete: every group from the insert step (the first three, used above, fall in the warm-up), each
+    // of the others seeded with 2 items so the drain does real work.
+    const seedTargets = [
+      ...httpGroups.slice(3),
+      ...bareGroups.slice(3),
+      ...referenceSides.flatMap((side) => side.groups.slice(3)),
+    ];
+    log(`seeding 2 items into each of ${seedTargets.length} groups for groups.delete`);
+    for (let i = 0; i < seedTargets.length; i += 40) {
+      await Promise.all(
+        seedTargets
+          .slice(i, i + 40)
+          .flatMap((g) => [1, 2].map((v) => repo.insertItem(ACTOR, g, 'youtube#video', video(v)))),
+      );
+    }
+    await measure(
+      'groups.delete',
+      (i) => http('DELETE', `/v2/groups?id=${httpGroups[i]}`),
+      (i) => bare.deleteGroup(bareGroups[i] as string),
+      (side, i) => side.calls.deleteGroup(side.groups[i] as string),
+    );
+    return rows;
+  } finally {
+    client.close();
+    host.close();
   }
-  await measure(
-    'groups.delete',
-    (i) => http('DELETE', `/v2/groups?id=${httpGroups[i]}`),
-    (i) => bare.deleteGroup(bareGroups[i] as string),
-    (side, i) => side.calls.deleteGroup(side.groups[i] as string),
-  );
-  client.close();
-  host.close();
-  return rows;
 }
 
 const referenceCell = (f: ReferenceFigures | undefined) =>
