@@ -205,19 +205,22 @@ export function countingClient(db: DynamoDBDocumentClient): { db: DynamoDBDocume
   return { db: counted, capacity };
 }
 
-/** A report answered in this process through a counting client: what its DynamoDB calls would be billed. */
-export async function reportCapacity(
+/**
+ * A report answered in this process with `db` in place of the table's client (every repository the report service
+ * reads through); a failure is swallowed: the callers look at the calls, not the answer.
+ */
+export async function answerThrough(
   table: TableContext,
+  db: DynamoDBDocumentClient,
   caller: { sub: string; scopes: readonly string[] },
   query: Record<string, string>,
-): Promise<Capacity> {
-  const { db, capacity } = countingClient(table.db);
-  const counted = { db, tableName: table.tableName };
+): Promise<void> {
+  const through = { db, tableName: table.tableName };
   const deps = {
-    directory: dynamoDirectoryRepository(counted),
-    groups: dynamoGroupReader(counted),
-    facts: dynamoFactRepository(counted),
-    rates: dynamoRateRepository(counted),
+    directory: dynamoDirectoryRepository(through),
+    groups: dynamoGroupReader(through),
+    facts: dynamoFactRepository(through),
+    rates: dynamoRateRepository(through),
   };
   const principal = { sub: caller.sub, scopes: new Set(caller.scopes as ScopeName[]) };
   try {
@@ -225,5 +228,15 @@ export async function reportCapacity(
   } catch {
     // Whole items where the service asked for some attributes may not decode as it expects: only the reads count.
   }
+}
+
+/** A report answered in this process through a counting client: what its DynamoDB calls would be billed. */
+export async function reportCapacity(
+  table: TableContext,
+  caller: { sub: string; scopes: readonly string[] },
+  query: Record<string, string>,
+): Promise<Capacity> {
+  const { db, capacity } = countingClient(table.db);
+  await answerThrough(table, db, caller, query);
   return capacity;
 }

@@ -23,6 +23,7 @@ import { localFile } from '../functions/core/reports/ingest/ingest-file';
 import { dynamoIngestStores, type IngestSummary, ingestFiles } from '../functions/core/reports/ingest/ingest-service';
 import { writeExports } from '../infra/generator/export-generator';
 import { loopbackClient } from './loopback-client';
+import { recordBareReads } from './reports-bare';
 import { type Capacity, countingClient, reportCapacity } from './reports-capacity';
 import {
   CONTENT_OWNER_SCOPES,
@@ -215,6 +216,8 @@ interface QueryResult {
   bytes: number;
   api: number;
   duck: number;
+  /** The p50 of the report's own DynamoDB calls sent bare (reports-bare.ts), and how many there are. */
+  bare: { p50: number; calls: number };
   /** Items over the range every size's channel world holds (channel-level queries only). */
   commonItems?: number;
   /** What its DynamoDB calls would be billed (whole items, every read of the request). */
@@ -397,16 +400,25 @@ async function benchSize(env: ReportsBenchEnvironment, size: BenchSize, o: SizeO
       // dozen calls (the first calls of a query shape run up to twice as slow), DuckDB caches its plans.
       for (let i = 0; i < o.warmup; i++) await call(q);
       for (let i = 0; i <= o.warmup; i++) await duck.runAndReadAll(q.sql);
+      // The report's own DynamoDB calls, recorded now that the service is warm (channel==MINE remembered), sent
+      // again as the third side: the floor under the API's figure (reports-bare.ts).
+      const asked = { ids: q.caller === 'channel' ? 'channel==MINE' : (q.ids as string), ...q.params };
+      const bare = await recordBareReads(env.table, subs[q.caller], asked);
+      for (let i = 0; i < o.warmup; i++) await bare.replay();
       // Measured runs alternate between the sides, so both see the same state of the host (a burst of load on a
       // shared machine lands on both instead of on whichever side ran then).
       const apiTimes: number[] = [];
       const duckTimes: number[] = [];
+      const bareTimes: number[] = [];
       let duckRows: unknown[][] = [];
       for (let i = 0; i < o.n; i++) {
         apiTimes.push((await call(q)).ms);
         const t0 = performance.now();
         duckRows = (await duck.runAndReadAll(q.sql)).getRows();
         duckTimes.push(performance.now() - t0);
+        const t1 = performance.now();
+        await bare.replay();
+        bareTimes.push(performance.now() - t1);
       }
       // Channel-level reads compared across sizes over the days every size holds (the 10k world has one year).
       let commonItems: number | undefined;
@@ -415,10 +427,7 @@ async function benchSize(env: ReportsBenchEnvironment, size: BenchSize, o: SizeO
         commonItems =
           start >= o.commonStart ? first.items : (await call(q, { ...q.params, startDate: o.commonStart })).items;
       }
-      const capacity = await reportCapacity(env.table, subs[q.caller], {
-        ids: q.caller === 'channel' ? 'channel==MINE' : (q.ids as string),
-        ...q.params,
-      });
+      const capacity = await reportCapacity(env.table, subs[q.caller], asked);
       const rss = o.memory ? await peakMemory({ path: pathOf(q), ...subs[q.caller], runs: 3 }) : undefined;
       const api = median(apiTimes);
       const duckP50 = median(duckTimes);
@@ -434,6 +443,7 @@ async function benchSize(env: ReportsBenchEnvironment, size: BenchSize, o: SizeO
         bytes: first.bytes,
         api,
         duck: duckP50,
+        bare: { p50: median(bareTimes), calls: bare.calls },
         ...(commonItems === undefined ? {} : { commonItems }),
         capacity,
         ...(rss ? { rss } : {}),
@@ -455,7 +465,18 @@ async function benchSize(env: ReportsBenchEnvironment, size: BenchSize, o: SizeO
       ...(lost ? [`files not loaded (FAIL): ${lost}`] : []),
       '',
       formatTable(
-        ['query', 'items', 'bytes', 'bound', 'API p50', 'DuckDB p50', 'ratio', 'peak RSS MB', 'result'],
+        [
+          'query',
+          'items',
+          'bytes',
+          'bound',
+          'API p50',
+          'DuckDB p50',
+          'ratio',
+          'bare reads p50 (calls, ÷ DuckDB)',
+          'peak RSS MB',
+          'result',
+        ],
         results.map((r) => [
           r.query.name,
           String(r.items),
@@ -464,6 +485,7 @@ async function benchSize(env: ReportsBenchEnvironment, size: BenchSize, o: SizeO
           r.api.toFixed(1),
           r.duck.toFixed(1),
           (r.api / r.duck).toFixed(2),
+          `${r.bare.p50.toFixed(1)} (${r.bare.calls}, ${(r.bare.p50 / r.duck).toFixed(2)})`,
           r.rss ? `${r.rss.peak.toFixed(0)} (idle ${r.rss.before.toFixed(0)})` : '-',
           `${r.pass ? 'PASS' : 'FAIL'}${r.differs === undefined ? '' : ` (${r.differs})`}`,
         ]),

@@ -21,6 +21,7 @@ import {
 } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { documentClientOf } from '../../functions/core/db/document-client';
+import { LIFT_FROM } from '../../functions/core/db/lifted-json';
 
 interface Recorded {
   headers: IncomingHttpHeaders;
@@ -273,7 +274,7 @@ describe('what comes back', () => {
     m: { M: { inner: { L: [{ N: '1' }, { S: 's' }, { B: b64(7) }, { NULL: true }, { BOOL: false }] } } },
   };
 
-  it.each([
+  const answers: [string, () => Command, Record<string, unknown>][] = [
     ['GetItem', () => new GetCommand({ TableName: 't', Key: { pk: 'a', sk: 'b' } }), { Item: item }],
     [
       'Query, with the key it ended on',
@@ -325,11 +326,41 @@ describe('what comes back', () => {
         }),
       { Attributes: item },
     ],
-  ])('%s: what the SDK makes of the same answer', async (_, make, answer) => {
+  ];
+
+  it.each(answers)('%s: what the SDK makes of the same answer', async (_, make, answer) => {
     const { wire: w, sdk: s } = await both(make, { status: 200, body: answer });
     expect(w.error).toBeUndefined();
     expect(w.result).toEqual(s.result);
     expect(w.result).not.toEqual({});
+  });
+
+  // Past LIFT_FROM the wire client lifts binary values out of the body's bytes (lifted-json.ts): the same answers made
+  // large, with what the lifting must leave alone: a binary value written with JSON's `\/` escape, text that looks
+  // like a binary value inside a string, a map member named B, multi-byte UTF-8 beside a lifted value.
+  const slashy = Buffer.from(Array.from({ length: 3000 }, (_, i) => (i * 37) % 256)).toString('base64');
+  const large = {
+    ...item,
+    huge: { B: Buffer.from(Array.from({ length: 150_000 }, (_, i) => (i * 7919) % 256)).toString('base64') },
+    slashy: { B: slashy },
+    text: { S: 'naïve {"B":"QUJD"} ✓ 日本' },
+    mb: { M: { B: { S: 'not binary' }, C: { B: b64(9, 8) } } },
+    after: { S: 'ü' },
+  };
+  const largeBody = (answer: Record<string, unknown>) =>
+    JSON.stringify(answer, (_k, v) => (v === item ? large : v)).replace(
+      `"${slashy}"`,
+      `"${slashy.replaceAll('/', '\\/')}"`,
+    );
+
+  it.each(answers)('%s, large: what the SDK makes of the same answer', async (_, make, answer) => {
+    const body = largeBody(answer);
+    expect(body.length).toBeGreaterThan(LIFT_FROM);
+    expect(body).toContain('\\/');
+    const { wire: w, sdk: s } = await both(make, { status: 200, body });
+    expect(w.error).toBeUndefined();
+    expect(w.result).toEqual(s.result);
+    expect(JSON.stringify(w.result, (_k, v) => (typeof v === 'bigint' ? String(v) : v))).toContain('not binary');
   });
 
   it.each([

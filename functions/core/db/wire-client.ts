@@ -30,6 +30,7 @@ import {
 import { marshall, type marshallOptions } from '@aws-sdk/util-dynamodb';
 import { isServerError, isThrottlingError, isTransientError } from '@smithy/core/retry';
 import { SignatureV4 } from '@smithy/signature-v4';
+import { parseLifted } from './lifted-json';
 
 /** The operation each document command stands for (by class: bundles are minified, so not by name). */
 const OPERATIONS: readonly [new (...args: never[]) => unknown, string][] = [
@@ -188,10 +189,10 @@ export function createWireClient(client: DynamoDBClient, marshalling: marshallOp
       for (;;) {
         try {
           const response = await attempt(target, signer, operation, body);
-          const output = parseBody(response);
+          const { value: output, binaries } = parseBody(response);
           if (response.status !== 200) throw serviceError(response, output);
           retry.recordSuccess(token);
-          const unmarshalled = walk(output, outputKeyNodes, toNative) as Record<string, unknown>;
+          const unmarshalled = walk(output, outputKeyNodes, (v) => toNative(v, binaries)) as Record<string, unknown>;
           unmarshalled.$metadata = metadata(response, token.getRetryCount() + 1, totalRetryDelay);
           return unmarshalled;
         } catch (error) {
@@ -218,7 +219,7 @@ export function createWireClient(client: DynamoDBClient, marshalling: marshallOp
 interface Response {
   status: number;
   headers: IncomingMessage['headers'];
-  text: string;
+  body: Buffer;
 }
 
 /**
@@ -241,7 +242,7 @@ function post(
         res.on('data', (chunk: Buffer) => chunks.push(chunk));
         res.on('error', reject);
         res.on('end', () =>
-          resolve({ status: res.statusCode ?? 0, headers: res.headers, text: Buffer.concat(chunks).toString('utf8') }),
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }),
         );
       },
     );
@@ -257,9 +258,17 @@ function post(
   });
 }
 
-function parseBody(response: Response): Record<string, unknown> {
+/**
+ * The answer's JSON. A large answer has its binary values lifted out (lifted-json.ts), given back by toNative; an
+ * error's is parsed whole (its items are decoded by serviceError).
+ */
+function parseBody(response: Response): { value: Record<string, unknown>; binaries: readonly Uint8Array[] } {
+  const { body } = response;
   try {
-    return response.text === '' ? {} : (JSON.parse(response.text) as Record<string, unknown>);
+    if (body.length === 0) return { value: {}, binaries: [] };
+    if (response.status !== 200) return { value: JSON.parse(body.toString('utf8')), binaries: [] };
+    const { value, binaries } = parseLifted(body);
+    return { value: value as Record<string, unknown>, binaries };
   } catch {
     // Not DynamoDB's JSON (a proxy's page, a cut-off answer): an error of the status it came with.
     throw Object.assign(new Error(`DynamoDB answered ${response.status} with a body that is not JSON`), {
@@ -355,8 +364,11 @@ export function decodeBinary(text: string): Uint8Array {
   return new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 }
 
-/** util-dynamodb's convertToNative (numbers unwrapped, as lib-dynamodb's default) with binary decoded from base64. */
-function toNative(value: unknown): unknown {
+/**
+ * util-dynamodb's convertToNative (numbers unwrapped, as lib-dynamodb's default) with binary decoded from base64, or
+ * taken from `binaries` where parseLifted left its index.
+ */
+function toNative(value: unknown, binaries: readonly Uint8Array[]): unknown {
   const av = value as Record<string, unknown>;
   for (const key in av) {
     const v = av[key];
@@ -367,14 +379,14 @@ function toNative(value: unknown): unknown {
       case 'N':
         return toNumber(v as string);
       case 'B':
-        return decodeBinary(v as string);
+        return typeof v === 'number' ? binaries[v] : decodeBinary(v as string);
       case 'M': {
         const out: Record<string, unknown> = {};
-        for (const k in v as Record<string, unknown>) out[k] = toNative((v as Record<string, unknown>)[k]);
+        for (const k in v as Record<string, unknown>) out[k] = toNative((v as Record<string, unknown>)[k], binaries);
         return out;
       }
       case 'L':
-        return (v as unknown[]).map(toNative);
+        return (v as unknown[]).map((x) => toNative(x, binaries));
       case 'NULL':
         return null;
       case 'BOOL':
