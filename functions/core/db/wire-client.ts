@@ -9,7 +9,8 @@
  * marshall. This module's own: the HTTP request, the JSON, and the unmarshalling of what comes back (binary attributes
  * decoded from base64 once). Errors carry what the SDK's do (`name`, `message`, `$fault`, `$metadata`, the modelled
  * members such as `CancellationReasons` and `Item`, attribute values low-level), so the repositories and
- * aws-sdk-client-mock see no difference.
+ * aws-sdk-client-mock see no difference. A large answer is parsed with its binary values lifted out of its bytes
+ * (lifted-json.ts), never as one long string.
  */
 import { randomUUID } from 'node:crypto';
 import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
