@@ -31,11 +31,12 @@ import {
 import { holdLease } from '../../functions/core/reports/ingest/lease-keeper';
 import { parseReportRequest } from '../../functions/core/reports/query/report-request';
 import { queryReport, type ReportDeps } from '../../functions/core/reports/query/report-service';
+import { decodeCube, isCubeItem, rowsOf } from '../../functions/core/reports/storage/cube-codec';
 import { dynamoFactRepository, newReadStats } from '../../functions/core/reports/storage/fact-repository';
 import { dynamoFactWriter } from '../../functions/core/reports/storage/fact-writer';
 import { dynamoLeaseRepository } from '../../functions/core/reports/storage/lease-repository';
 import { dynamoRateRepository } from '../../functions/core/reports/storage/rate-repository';
-import { decodeDayBlobs } from '../../functions/core/reports/storage/unit-codec';
+import { decodeBlobs, decodeDayBlobs } from '../../functions/core/reports/storage/unit-codec';
 import { Dicts, UnitCubeBuilder } from '../../functions/core/reports/storage/units';
 import { queuedS3Event } from '../../functions/ingest/queued-s3-event';
 import { createIngestHandler, type ObjectReader } from '../../functions/ingest/s3-ingest';
@@ -286,10 +287,15 @@ async function scanItems(filter: string, values: Record<string, unknown>): Promi
 async function storedItems(channel: string): Promise<string[]> {
   const out: string[] = [];
   const daily: Record<string, unknown>[] = [];
+  const byDay: Record<string, unknown>[] = [];
   for (const item of await scanItems('begins_with(pk, :p)', { ':p': `FACT#CB#${channel}#` })) {
     if (String(item.pk).endsWith('#MANIFEST')) continue;
     if (DAILY_PK.test(String(item.pk))) {
       daily.push(item);
+      continue;
+    }
+    if (BY_DAY_PK.test(String(item.pk))) {
+      byDay.push(item);
       continue;
     }
     // How and when it was written: the manifest version (`mv`) and the month's compaction number (`pb`).
@@ -310,6 +316,7 @@ async function storedItems(channel: string): Promise<string[]> {
     );
   }
   for (const entry of dailyDays(daily)) out.push(entry.split(channel).join('<CH>'));
+  for (const entry of byDayRows(byDay)) out.push(entry.split(channel).join('<CH>'));
   return out.sort();
 }
 
@@ -371,6 +378,56 @@ function dailyDays(items: readonly Record<string, unknown>[]): string[] {
     for (const [field, blobs] of m) out.push(JSON.stringify({ pk, sk: `D#${day}`, field, blobs }));
   }
   return out;
+}
+
+/** A by-day month variant (d, gd): its months are stored as a cube or as a blob a day. */
+const BY_DAY_PK = /#g?d$/;
+
+/**
+ * The rows of by-day month variants' items as readers take them (fact-repository.ts readByDay): per month, its cube
+ * when its month item holds one (blobs beside it are ignored), else its days' blobs. Per day, its rows (keys and
+ * measures) in order, so a month stored as blobs and one stored as a cube compare equal when they hold the same.
+ */
+function byDayRows(items: readonly Record<string, unknown>[]): string[] {
+  const months = new Map<string, Record<string, unknown>[]>();
+  for (const item of items) {
+    const id = `${item.pk}|${String(item.sk).slice(0, 9)}`;
+    months.set(id, [...(months.get(id) ?? []), item]);
+  }
+  const out: string[] = [];
+  for (const [id, list] of months) {
+    const [pk, sk] = id.split('|') as [string, string];
+    const cubeItem = list.find((i) => i.sk === sk && isCubeItem(i));
+    const grain = (JSON.parse(String(list[0]?.h)) as { g: string[] }).g;
+    const blobs = list.flatMap((i) =>
+      Object.entries(i)
+        .filter(([name, value]) => /^s\d\d$/.test(name) && value instanceof Uint8Array)
+        .map(([name, value]) => ({ day: `${sk.slice(2)}-${name.slice(1)}`, bytes: value as Uint8Array })),
+    );
+    blobs.sort((a, b) => (a.day < b.day ? -1 : 1));
+    const cube = cubeItem ? decodeCube(cubeItem) : blobs.length > 0 ? decodeBlobs(grain, blobs) : undefined;
+    if (!cube) continue;
+    const rows = new Map<string, string[]>();
+    const at = cube.grain.indexOf('day');
+    for (const row of rowsOf(cube)) {
+      const day = row.key[at] as string;
+      const sums = Array.from(row.sums, (v) => (v === null || Number.isNaN(v) ? null : v));
+      rows.set(day, [...(rows.get(day) ?? []), JSON.stringify([row.key, sums])]);
+    }
+    for (const [day, list] of rows) out.push(JSON.stringify({ pk, day, rows: list.sort() }));
+  }
+  return out;
+}
+
+/** April 10 restated (5 more views a row) and April 11 emptied (a header-only file), a file a load: the final files. */
+async function restateAprilTenthEmptyEleventh(channel: string, days: readonly DayExport[]): Promise<DayExport[]> {
+  const finals = [...days];
+  const at = (dd: string) => finals.findIndex((d) => d.date === `202604${dd}`);
+  finals[at('10')] = mapColumn(finals[at('10')] as DayExport, 'views', (v) => v + 5);
+  finals[at('11')] = { ...(finals[at('11')] as DayExport), rows: [] };
+  await ingestOk([fileOf(channel, finals[at('10')] as DayExport)]);
+  await ingestOk([fileOf(channel, finals[at('11')] as DayExport)]);
+  return finals;
 }
 
 /** Views per day (YYYY-MM-DD) and per month from reports. */
@@ -802,12 +859,7 @@ describe('daily variants (vd, vb): a month loaded whole is one item per storage 
     );
 
     // Day 10 restated, day 11 emptied (a header-only file): day items, which readers take over the month item's days.
-    const finals = [...days];
-    const at = (dd: string) => finals.findIndex((d) => d.date === `202604${dd}`);
-    finals[at('10')] = mapColumn(finals[at('10')] as DayExport, 'views', (v) => v + 5);
-    finals[at('11')] = { ...(finals[at('11')] as DayExport), rows: [] };
-    await ingestOk([fileOf(channel, finals[at('10')] as DayExport)]);
-    await ingestOk([fileOf(channel, finals[at('11')] as DayExport)]);
+    const finals = await restateAprilTenthEmptyEleventh(channel, days);
     const after = (await aprilItems(channel)).map(shape);
     const groups = batch.filter((i) => i.sk === 'D#2026-04').length;
     expect(after.filter((i) => i.sk === 'D#2026-04-10').length).toBeGreaterThan(0);
@@ -832,6 +884,102 @@ describe('daily variants (vd, vb): a month loaded whole is one item per storage 
     expect(again.filter((i) => !isMonthItem(i.sk))).toEqual([]);
     expect(await reportedIv003(channel, sub)).toEqual(iv003Views(finals));
     expect(await answers(channel, sub)).toEqual(await answers(fresh.channel, fresh.sub));
+  });
+});
+
+describe('by-day month variants (d, gd): a month loaded whole is one cube', () => {
+  /** April's items of a by-day variant of a channel: each one's sort key, whether it is a cube, its day attributes. */
+  const aprilByDay = async (channel: string, variant: string) =>
+    (
+      await scanItems('pk = :pk AND begins_with(sk, :s)', {
+        ':pk': keys.factPartition('CB', channel, variant),
+        ':s': 'M#2026-04',
+      })
+    ).map((item) => ({
+      sk: String(item.sk),
+      cube: isCubeItem(item),
+      days: Object.keys(item).filter((k) => /^s\d\d$/.test(k)).length,
+      item,
+    }));
+  /** A cube item's views per day (yyyy-mm-dd), from its columns. */
+  const cubeViews = (item: Record<string, unknown>) => {
+    const cube = decodeCube(item);
+    const out = new Map<string, number>();
+    for (const row of rowsOf(cube)) {
+      const day = row.key[cube.grain.indexOf('day')] as string;
+      out.set(day, (out.get(day) ?? 0) + (row.sums[MEASURE_INDEX.views] as number));
+    }
+    return out;
+  };
+  /** April's views per day from its one item of a by-day variant, which must be a cube. */
+  const aprilCubeViews = async (channel: string, variant: string) => {
+    const items = await aprilByDay(channel, variant);
+    const shapes = items.map(({ sk, cube, days }) => ({ sk, cube, days }));
+    expect(shapes, variant).toEqual([{ sk: 'M#2026-04', cube: true, days: 0 }]);
+    return cubeViews(items[0]?.item as Record<string, unknown>);
+  };
+  const april = (days: readonly DayExport[]) => days.filter((d) => d.date.startsWith('202604'));
+  const csvViews = (days: readonly DayExport[]) =>
+    new Map(
+      april(days)
+        .filter((d) => d.rows.length > 0)
+        .map((d) => [`${d.date.slice(0, 4)}-${d.date.slice(4, 6)}-${d.date.slice(6)}`, columnSum([d], 'views')]),
+    );
+
+  it('a batch stores April as one cube item each; a restated and an emptied day rewrite the cube; ≡ the batch of the final files', async () => {
+    const { channel, sub } = await freshChannel();
+    const days = exportsFor(channel);
+    await ingestOk(days.map((d) => fileOf(channel, d)));
+    for (const variant of ['d', 'gd']) expect(await aprilCubeViews(channel, variant)).toEqual(csvViews(days));
+
+    // Day 10 restated, day 11 emptied (a header-only file), one file a load: each rewrites the cube, still one item.
+    const finals = await restateAprilTenthEmptyEleventh(channel, days);
+    for (const variant of ['d', 'gd']) {
+      const views = await aprilCubeViews(channel, variant);
+      expect(views.has('2026-04-11')).toBe(false);
+      expect(views).toEqual(csvViews(finals));
+    }
+    const perDay = await viewsByDay(channel, sub, '2026-04-01', '2026-04-30');
+    const tenth = finals.find((d) => d.date === '20260410') as DayExport;
+    expect(perDay.get('2026-04-10')?.[0]).toBe(columnSum([tenth], 'views'));
+    expect(perDay.get('2026-04-11')).toBeUndefined();
+
+    // The same as the final files in one batch: answers and stored rows.
+    const fresh = await freshChannel();
+    await ingestOk(finals.map((d) => fileOf(fresh.channel, withChannel(d, fresh.channel))));
+    expect(await answers(channel, sub)).toEqual(await answers(fresh.channel, fresh.sub));
+    for (const c of [channel, fresh.channel]) await compactMonths(stores, 'CB', c);
+    const cubes = (items: string[]) => items.filter((i) => !i.includes('MANIFEST'));
+    expect(cubes(await storedItems(channel))).toEqual(cubes(await storedItems(fresh.channel)));
+  });
+
+  it('a month of blobs (loaded a day at a time) becomes one cube when loaded whole; blobs left beside a cube are not read', async () => {
+    const { channel, sub } = await freshChannel();
+    const days = exportsFor(channel);
+    // April but its last day a day at a time (the last would complete the month: a cube), every view 7 more than
+    // the files loaded whole next.
+    const bumped = april(days).map((d) => mapColumn(d, 'views', (v) => v + 7));
+    for (const d of bumped.slice(0, -1)) await ingestOk([fileOf(channel, d)]);
+    const blobs = new Map<string, Record<string, unknown>>();
+    for (const variant of ['d', 'gd']) {
+      const items = await aprilByDay(channel, variant);
+      expect(items.length).toBeGreaterThan(0);
+      expect(items.every((i) => !i.cube && i.days > 0)).toBe(true);
+      blobs.set(variant, items[0]?.item as Record<string, unknown>);
+    }
+
+    await ingestOk(april(days).map((d) => fileOf(channel, d)));
+    for (const variant of ['d', 'gd']) expect(await aprilCubeViews(channel, variant)).toEqual(csvViews(days));
+    const reported = async () =>
+      new Map([...(await viewsByDay(channel, sub, '2026-04-01', '2026-04-30'))].map(([day, row]) => [day, row[0]]));
+    expect(await reported()).toEqual(csvViews(days));
+
+    // Blob items a crash left beside the cubes (the 7-more days, written before the blobs were cleared): not read.
+    await writer.putItems(
+      [...blobs.values()].map((item) => ({ ...item, sk: 'M#2026-04#001' })),
+      () => undefined,
+    );
+    expect(await reported()).toEqual(csvViews(days));
   });
 });
 

@@ -6,7 +6,8 @@
  * are packed in day order into items of at most ITEM_BYTES (greedy: the packing depends only on the days' sizes, so
  * any sequence of loads packs a month as one load of its days does): `M#<month>`, then `M#<month>#001`, … A day too
  * large to share an item has part items of its own, `M#<month>#d<dd>#000`, … (each holding some of its pieces under
- * the same attribute name, which a reader's projection picks up in every part).
+ * the same attribute name, which a reader's projection picks up in every part). A month of d or gd loaded whole or
+ * completed is one column cube instead (by-day-month-cube.ts), which writes through here when it goes back to blobs.
  */
 import * as keys from '../../db/keys';
 import { FACT_ENTITY, type FactWriter, type Guard, type Packing } from '../storage/fact-writer';
@@ -33,9 +34,11 @@ export interface ByDayWrite {
 }
 
 export const dayAttribute = (dd: string) => `s${dd}`;
-const itemSk = (month: string, i: number) =>
+/** The place of a month cube in a packing rewritten as blobs: a day no load writes. */
+const CUBE_SLOT = '00';
+export const itemSk = (month: string, i: number) =>
   i === 0 ? keys.factMonthSk(month) : `${keys.factMonthSk(month)}#${String(i).padStart(3, '0')}`;
-const partSk = (month: string, dd: string, p: number) =>
+export const partSk = (month: string, dd: string, p: number) =>
   `${keys.factMonthSk(month)}#d${dd}#${String(p).padStart(3, '0')}`;
 
 const pieceSize = (p: DayPiece) => ('day' in p ? p.day.length : p.field.length + 3 + p.blob.length);
@@ -103,7 +106,10 @@ export async function writeByDay(
   old: Packing | undefined,
   guard: Guard,
 ): Promise<Packing> {
-  const before: Packing = old ?? { sizes: {}, items: [], big: {} };
+  // A month stored as one cube (by-day-month-cube.ts) going back to blobs: its item is rewritten whole, as an item
+  // holding a day no longer in it is, so none of the cube's columns stay beside the blobs.
+  const before: Packing =
+    old?.cube !== undefined ? { sizes: {}, items: [[CUBE_SLOT]], big: {} } : (old ?? { sizes: {}, items: [], big: {} });
   const sizes = { ...before.sizes };
   const big: Record<string, number> = { ...(before.big ?? {}) };
   const touched = new Set(write.days.keys());

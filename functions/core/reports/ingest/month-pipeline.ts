@@ -22,6 +22,7 @@ import type { FamilyDef } from '../catalog/families';
 import {
   bucketsPerGroup,
   type CubeVariant,
+  daysIn,
   fullDayOf,
   layoutOf,
   type RegionKind,
@@ -50,15 +51,8 @@ import {
   type UnitCube,
   UnitCubeBuilder,
 } from '../storage/units';
-import {
-  type ByDayWrite,
-  type DayPiece,
-  dailyItems,
-  ITEM_BYTES,
-  monthItems,
-  ownDaysWith,
-  writeByDay,
-} from './by-day-items';
+import { type ByDayWrite, type DayPiece, dailyItems, ITEM_BYTES, monthItems, ownDaysWith } from './by-day-items';
+import { writeByDayMonth } from './by-day-month-cube';
 import { BUCKETS_PER_STEP, type DayFacts, GROUPS } from './day-facts';
 
 /** The variants of a family by the part they play in a load. */
@@ -544,6 +538,8 @@ export async function runPipeline(
   const loading = new Set(input.days.map((d) => d.day));
   const whole =
     loading.size + removed.size >= 2 && Object.keys(manifest.days).every((day) => loading.has(day) || removed.has(day));
+  // The month holds all its days after the load (removed days counted as held: an undo decides as the load did).
+  const complete = new Set([...Object.keys(manifest.days), ...loading, ...removed]).size >= daysIn(month);
   const dailyPuts: Record<string, unknown>[] = [];
   // Daily items go out while the next groups are computed; awaited after the loop.
   const dailyWrites: Promise<void>[] = [];
@@ -662,7 +658,9 @@ export async function runPipeline(
         ...[...removed].map((day): [string, DayPiece[]] => [day.slice(8, 10), []]),
       ]),
     };
-    packing[variant.name] = await writeByDay(writer, month, write, packing[variant.name], guard);
+    const loaded = new Map(days.map((d) => [d.dd, dayCubes.get(d.day)?.get(from.name) as UnitCube]));
+    const monthWrite = { write, grain: variant.grain, dicts, measures, dayCubes: loaded, whole, complete };
+    packing[variant.name] = await writeByDayMonth(writer, month, monthWrite, packing[variant.name], guard);
   });
   for (const w of byDayWrites) w.catch(() => undefined); // awaited below
   for (const day of removed) {

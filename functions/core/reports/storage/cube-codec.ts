@@ -406,6 +406,10 @@ export function encodeCube(cube: Cube): CubeAttributes {
   return attributes;
 }
 
+/** Whether an item holds a column cube: its header counts rows (a by-day item of day blobs names its layout). */
+export const isCubeItem = (item: Readonly<Record<string, unknown>>) =>
+  typeof item[HEADER] === 'string' && (item[HEADER] as string).includes('"n":');
+
 /** The first chunk of a cube stored in several: its header also says how many chunks there are (`c`). */
 export function withChunkCount(attributes: CubeAttributes, chunks: number): CubeAttributes {
   const head = JSON.parse(String(attributes[HEADER])) as Record<string, unknown>;

@@ -69,6 +69,8 @@ export interface Packing {
   items: string[][];
   /** Days with part items of their own, and how many. */
   big?: Record<string, number>;
+  /** The month is one cube in its month item (ingest/by-day-month-cube.ts), of these bytes; then no day is packed. */
+  cube?: number;
 }
 
 /** A load that wrote part of its month and did not commit (manifest.pending): the next load finishes it. */
