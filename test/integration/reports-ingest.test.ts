@@ -19,7 +19,7 @@ import { loadDirectory } from '../../functions/core/directory/directory-loader';
 import { dynamoDirectoryRepository, type TableContext } from '../../functions/core/directory/directory-repository';
 import { DomainError } from '../../functions/core/errors';
 import { dynamoGroupRepository } from '../../functions/core/groups/group-repository';
-import { MEASURE_INDEX } from '../../functions/core/reports/catalog/metrics';
+import { MEASURE_INDEX, MEASURES } from '../../functions/core/reports/catalog/metrics';
 import { bytesFile } from '../../functions/core/reports/ingest/ingest-file';
 import {
   compactMonths,
@@ -31,12 +31,13 @@ import {
 import { holdLease } from '../../functions/core/reports/ingest/lease-keeper';
 import { parseReportRequest } from '../../functions/core/reports/query/report-request';
 import { queryReport, type ReportDeps } from '../../functions/core/reports/query/report-service';
-import { decodeCube, isCubeItem, rowsOf } from '../../functions/core/reports/storage/cube-codec';
+import { decodeCubeBlob, isCubeBlob } from '../../functions/core/reports/storage/cube-blob';
+import { decodeCube, isCubeItem, rowsOf, type StoredCube } from '../../functions/core/reports/storage/cube-codec';
 import { dynamoFactRepository, newReadStats } from '../../functions/core/reports/storage/fact-repository';
 import { dynamoFactWriter } from '../../functions/core/reports/storage/fact-writer';
 import { dynamoLeaseRepository } from '../../functions/core/reports/storage/lease-repository';
 import { dynamoRateRepository } from '../../functions/core/reports/storage/rate-repository';
-import { decodeBlobs, decodeDayBlobs } from '../../functions/core/reports/storage/unit-codec';
+import { decodeBlob, decodeBlobs, decodeDayBlobs } from '../../functions/core/reports/storage/unit-codec';
 import { Dicts, UnitCubeBuilder } from '../../functions/core/reports/storage/units';
 import { queuedS3Event } from '../../functions/ingest/queued-s3-event';
 import { createIngestHandler, type ObjectReader } from '../../functions/ingest/s3-ingest';
@@ -325,9 +326,10 @@ const DAILY_PK = /#v[db]#g\d\d$/;
 
 /**
  * The days of daily variants' items as what readers take (fact-repository.ts readDaily): per storage group, day and
- * bucket, the day's blobs, from its day items where it has any (an empty one: no rows), else from the month item's
- * parts its first counts. So a month stored day by day and one loaded whole compare equal when they hold the same.
- * Month parts past the count (left by a crash, skipped by readers) stay visible as items.
+ * bucket, the day's rows, from its day items where it has any (an empty one: no rows), else from the month item's
+ * parts its first counts (a bucket's day blobs, or its month as a cube). So a month stored day by day and one loaded
+ * whole compare equal when they hold the same. Month parts past the count (left by a crash, skipped by readers) stay
+ * visible as items.
  */
 function dailyDays(items: readonly Record<string, unknown>[]): string[] {
   const fields = (item: Record<string, unknown>) =>
@@ -342,6 +344,8 @@ function dailyDays(items: readonly Record<string, unknown>[]): string[] {
     }
     return m;
   };
+  const add = (m: Map<string, string[]>, field: string, rows: readonly string[]) =>
+    m.set(field, [...(m.get(field) ?? []), ...rows]);
   const sorted = [...items].sort((a, b) => (String(a.sk) < String(b.sk) ? -1 : 1));
   const isMonth = (i: Record<string, unknown>) => String(i.sk).length === 9 || String(i.sk)[9] === '#';
   const months = sorted.filter(isMonth);
@@ -350,8 +354,7 @@ function dailyDays(items: readonly Record<string, unknown>[]): string[] {
   for (const item of dayItems) {
     const [pk, sk] = [String(item.pk), String(item.sk)];
     const m = ofDay(pk, sk.slice(2, 12));
-    for (const [field, blob] of fields(item))
-      m.set(field, [...(m.get(field) ?? []), Buffer.from(blob).toString('base64')]);
+    for (const [field, blob] of fields(item)) add(m, field, blobRows(blob));
   }
   const byDay = new Set(days.keys());
   const counts = new Map(
@@ -366,16 +369,45 @@ function dailyDays(items: readonly Record<string, unknown>[]): string[] {
       continue;
     }
     for (const [field, container] of fields(item)) {
-      for (const { day, bytes } of decodeDayBlobs(container, month)) {
-        if (byDay.has(`${pk}|${day}`)) continue;
-        const m = ofDay(pk, day);
-        m.set(field, [...(m.get(field) ?? []), Buffer.from(bytes).toString('base64')]);
-      }
+      const perDay = isCubeBlob(container)
+        ? cubeRowsByDay(decodeCubeBlob(container))
+        : new Map(decodeDayBlobs(container, month).map(({ day, bytes }) => [day, blobRows(bytes)]));
+      for (const [day, rows] of perDay) if (!byDay.has(`${pk}|${day}`)) add(ofDay(pk, day), field, rows);
     }
   }
   for (const [id, m] of days) {
     const [pk, day] = id.split('|');
-    for (const [field, blobs] of m) out.push(JSON.stringify({ pk, sk: `D#${day}`, field, blobs }));
+    for (const [field, rows] of m) out.push(JSON.stringify({ pk, sk: `D#${day}`, field, rows: rows.sort() }));
+  }
+  return out;
+}
+
+/** A row as compared: its keys (day left out) and its measures with a value, by MEASURES position. */
+const rowText = (keys: readonly string[], sums: (m: number) => number | undefined) =>
+  JSON.stringify([keys, MEASURES.flatMap((_, m) => (Number.isNaN(sums(m) ?? Number.NaN) ? [] : [[m, sums(m)]]))]);
+
+/** A day blob's rows. */
+function blobRows(bytes: Uint8Array): string[] {
+  const { size, dims, measures } = decodeBlob(bytes);
+  return Array.from({ length: size }, (_, i) =>
+    rowText(
+      dims.map((d) => (d as { values: string[]; codes: Uint32Array }).values[d?.codes[i] as number] as string),
+      (m) => measures.get(m)?.[i],
+    ),
+  );
+}
+
+/** A cube's rows by day. */
+function cubeRowsByDay(cube: StoredCube): Map<string, string[]> {
+  const at = cube.grain.indexOf('day');
+  const out = new Map<string, string[]>();
+  for (const row of rowsOf(cube)) {
+    const day = row.key[at] as string;
+    const text = rowText(
+      row.key.filter((_, d) => d !== at),
+      (m) => row.sums[m] ?? undefined,
+    );
+    out.set(day, [...(out.get(day) ?? []), text]);
   }
   return out;
 }
@@ -845,6 +877,13 @@ describe('daily variants (vd, vb): a month loaded whole is one item per storage 
     const batch = (await aprilItems(channel)).map(shape);
     expect(batch.length).toBeGreaterThan(0);
     expect(batch.filter((i) => !isMonthItem(i.sk))).toEqual([]);
+    // A vd bucket's month is one cube (storage/cube-blob.ts); vb keeps its days' blobs.
+    const forms = (await aprilItems(channel)).flatMap((item) =>
+      Object.entries(item)
+        .filter(([k]) => /^b\d{3}$/.test(k))
+        .map(([, v]) => `${String(item.pk).includes('#vd#') ? 'vd' : 'vb'} ${isCubeBlob(v as Uint8Array)}`),
+    );
+    expect(new Set(forms)).toEqual(new Set(['vd true', 'vb false']));
     expect(await reportedIv003(channel, sub)).toEqual(iv003Views(days));
     // A part past the count the first one names (a crash's leftover) is skipped: here a copy of each first part.
     const copies = (await aprilItems(channel)).map(

@@ -10,8 +10,9 @@
  * completed is one column cube instead (by-day-month-cube.ts), which writes through here when it goes back to blobs.
  */
 import * as keys from '../../db/keys';
+import { encodeCubeBlob } from '../storage/cube-blob';
 import { FACT_ENTITY, type FactWriter, type Guard, type Packing } from '../storage/fact-writer';
-import { encodeDayBlobs } from '../storage/unit-codec';
+import { decodeBlobs, encodeDayBlobs } from '../storage/unit-codec';
 
 /** Room for a day's data in a month item (DynamoDB's limit is 400 KB an item, key and header included). */
 export const ITEM_BYTES = 350 * 1024;
@@ -283,9 +284,20 @@ export const monthItems: DailyWrite = (month, key, pk, header, days, manifest) =
       byField.set(p.field, list);
     }
   }
-  // Each field's days in containers of at most half an item (as a day's blobs are), placed whole by partsOf.
+  // Each field's days in containers of at most half an item (as a day's blobs are), placed whole by partsOf; a `vd`
+  // bucket's month as one cube (storage/cube-blob.ts) when it fits one.
+  const grain = (JSON.parse(header) as { g: string[] }).g;
+  const asCube = CUBE_VARIANTS.has(key.split('#')[0] as string);
   const pieces: DayPiece[] = [];
   for (const field of [...byField.keys()].sort()) {
+    if (asCube) {
+      const blobs = (byField.get(field) ?? []).map(({ dd, blob }) => ({ day: `${month}-${dd}`, bytes: blob }));
+      const cube = encodeCubeBlob(decodeBlobs(grain, blobs));
+      if (cube.length <= ITEM_BYTES / 2) {
+        pieces.push({ field, blob: cube });
+        continue;
+      }
+    }
     let run: { dd: string; blob: Uint8Array }[] = [];
     let size = 0;
     for (const day of byField.get(field) ?? []) {
@@ -308,6 +320,12 @@ export const monthItems: DailyWrite = (month, key, pk, header, days, manifest) =
   setParts(manifest, key, now.length > 0 ? { [MONTH_ITEM]: now.length } : {});
   return { items, gone };
 };
+
+/**
+ * Daily variants whose month items hold each bucket's month as a cube: `vd`, read a video at a time over long ranges.
+ * `vb` (its rows times the slices) keeps day blobs: re-encoding them would cost a batch load more than it saves.
+ */
+const CUBE_VARIANTS = new Set(['vd']);
 
 function setParts(manifest: DailyManifest, key: string, parts: Record<string, number>): void {
   const all = { ...(manifest.parts ?? {}), [key]: parts };

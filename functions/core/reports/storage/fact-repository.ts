@@ -33,6 +33,7 @@ import {
   type VariantLayout,
   variantsOf,
 } from './cube';
+import { decodeCubeBlob, isCubeBlob } from './cube-blob';
 import {
   attributesSize,
   type CubeAttributes,
@@ -725,15 +726,22 @@ export const dynamoFactRepository = ({ db, tableName }: TableContext, options: F
       : undefined;
     return [...months.keys()].sort().flatMap((month) => {
       const m = months.get(month) as MonthOfDays;
+      const parts = m.parts.filter((p) => p.part < m.count);
+      // A bucket's month as a cube (storage/cube-blob.ts), its days with day items left out; else its days' blobs.
+      const cubes = parts
+        .filter((p) => isCubeBlob(p.bytes))
+        .map((p) => rowsWhere(decodeCubeBlob(p.bytes, columns), 'day', (day) => !m.days.has(day)));
       const blobs = [
         ...m.blobs,
-        ...m.parts
-          .filter((p) => p.part < m.count)
+        ...parts
+          .filter((p) => !isCubeBlob(p.bytes))
           .flatMap((p) => decodeDayBlobs(p.bytes, month).filter((b) => !m.days.has(b.day))),
       ];
-      return blobs.length === 0
-        ? []
-        : [{ period: `M#${month}`, cube: decodeBlobs(variant.grain, blobs.sort(byDayOf), wanted) }];
+      const all = [
+        ...cubes.filter((c) => c.size > 0),
+        ...(blobs.length > 0 ? [decodeBlobs(variant.grain, blobs.sort(byDayOf), wanted)] : []),
+      ];
+      return all.length === 0 ? [] : [{ period: `M#${month}`, cube: all.reduce(concatCubes) }];
     });
   };
 
