@@ -37,7 +37,7 @@ import { dynamoFactRepository, newReadStats } from '../../functions/core/reports
 import { dynamoFactWriter } from '../../functions/core/reports/storage/fact-writer';
 import { dynamoLeaseRepository } from '../../functions/core/reports/storage/lease-repository';
 import { dynamoRateRepository } from '../../functions/core/reports/storage/rate-repository';
-import { decodeBlob, decodeBlobs, decodeDayBlobs } from '../../functions/core/reports/storage/unit-codec';
+import { decodeBlob, decodeByDayMonth, decodeDayBlobs } from '../../functions/core/reports/storage/unit-codec';
 import { Dicts, UnitCubeBuilder } from '../../functions/core/reports/storage/units';
 import { queuedS3Event } from '../../functions/ingest/queued-s3-event';
 import { createIngestHandler, type ObjectReader } from '../../functions/ingest/s3-ingest';
@@ -429,23 +429,10 @@ function byDayRows(items: readonly Record<string, unknown>[]): string[] {
   const out: string[] = [];
   for (const [id, list] of months) {
     const [pk, sk] = id.split('|') as [string, string];
-    const cubeItem = list.find((i) => i.sk === sk && isCubeItem(i));
     const grain = (JSON.parse(String(list[0]?.h)) as { g: string[] }).g;
-    const blobs = list.flatMap((i) =>
-      Object.entries(i)
-        .filter(([name, value]) => /^s\d\d$/.test(name) && value instanceof Uint8Array)
-        .map(([name, value]) => ({ day: `${sk.slice(2)}-${name.slice(1)}`, bytes: value as Uint8Array })),
-    );
-    blobs.sort((a, b) => (a.day < b.day ? -1 : 1));
-    const cube = cubeItem ? decodeCube(cubeItem) : blobs.length > 0 ? decodeBlobs(grain, blobs) : undefined;
+    const cube = decodeByDayMonth(grain, sk.slice(2), list);
     if (!cube) continue;
-    const rows = new Map<string, string[]>();
-    const at = cube.grain.indexOf('day');
-    for (const row of rowsOf(cube)) {
-      const day = row.key[at] as string;
-      const sums = Array.from(row.sums, (v) => (v === null || Number.isNaN(v) ? null : v));
-      rows.set(day, [...(rows.get(day) ?? []), JSON.stringify([row.key, sums])]);
-    }
+    const rows = cubeRowsByDay(cube);
     for (const [day, list] of rows) out.push(JSON.stringify({ pk, day, rows: list.sort() }));
   }
   return out;

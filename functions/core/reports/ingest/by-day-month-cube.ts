@@ -10,13 +10,11 @@
  * would not fit its item is written as blobs. A cube in the month item is the month: readers and the rewrite here
  * ignore blobs beside it (a crash's leftovers), so a load undone or finished after a crash ends with the right cube.
  */
-import { attributesSize, type CubeAttributes, isCubeItem } from '../storage/cube-codec';
+import { attributesSize, type CubeAttributes } from '../storage/cube-codec';
 import type { FactWriter, Guard, Packing } from '../storage/fact-writer';
 import {
   DAY_BLOB_DEFLATE_FROM,
-  decodeBlobs,
-  decodeSegments,
-  decodeUnitCube,
+  decodeByDayMonth,
   encodeBlob,
   encodeToFit,
   encodeUnitCube,
@@ -64,7 +62,7 @@ export async function writeByDayMonth(
   const attributes = encodeUnitCube(cube);
   const size = attributesSize(attributes);
   if (size <= (old?.cube === undefined ? MONTH_CUBE_BYTES : ITEM_BYTES))
-    return putMonthCube(writer, month, write, attributes, old, guard);
+    return putMonthCube(writer, month, write, attributes, size, old, guard);
   // Too large for its item: every day as blobs (days no longer held emptied), the cube's item rewritten whole.
   const days = dayPieces(cube);
   for (const dd of [...Object.keys(old?.sizes ?? {}), ...Object.keys(old?.big ?? {})])
@@ -72,46 +70,10 @@ export async function writeByDayMonth(
   return writeByDay(writer, month, { ...write, days }, old, guard);
 }
 
-/**
- * The month as stored, at the variant's grain: the cube its month item holds, else its days' blobs (and the maps of
- * columns of earlier releases) from all its items, as readers take them.
- */
+/** The month as stored, at the variant's grain, as readers take it (decodeByDayMonth). */
 async function storedMonth(writer: FactWriter, month: string, m: MonthCubeWrite): Promise<UnitCube> {
-  const items = await writer.readByDayItems(m.write.pk, month);
-  const cubeItem = items.find((i) => i.sk === itemSk(month, 0) && isCubeItem(i));
-  if (cubeItem) return decodeUnitCube(cubeItem, m.dicts, m.measures);
-  const blobs: { day: string; bytes: Uint8Array }[] = [];
-  const maps: { day: string; map: Record<string, unknown> }[] = [];
-  for (const item of items) {
-    for (const [name, value] of Object.entries(item)) {
-      if (!/^s\d\d$/.test(name)) continue;
-      const day = `${month}-${name.slice(1)}`;
-      if (value instanceof Uint8Array) blobs.push({ day, bytes: value });
-      else maps.push({ day, map: value as Record<string, unknown> });
-    }
-  }
-  const byDay = (a: { day: string }, b: { day: string }) => (a.day < b.day ? -1 : a.day > b.day ? 1 : 0);
-  const parts = [
-    ...(blobs.length > 0 ? [decodeBlobs(m.grain, blobs.sort(byDay))] : []),
-    ...(maps.length > 0 ? [decodeSegments(m.grain, maps.sort(byDay))] : []),
-  ];
-  if (parts.length === 0) return emptyUnitCube(m.grain, m.dicts, m.measures);
-  const cubes = parts.map((p) => fromStored(p, m.dicts, m.measures));
-  return cubes.length === 1 ? (cubes[0] as UnitCube) : concatMonth(m, cubes);
-}
-
-/** Cubes of one month at the same grain as one (their rows one after the other). */
-function concatMonth(m: MonthCubeWrite, cubes: readonly UnitCube[]): UnitCube {
-  const out = new UnitCubeBuilder(m.grain, m.dicts, m.measures);
-  const codes = new Int32Array(m.grain.length);
-  for (const c of cubes) {
-    for (let i = 0; i < c.size; i++) {
-      for (let d = 0; d < codes.length; d++) codes[d] = (c.keys[d] as Int32Array)[i] as number;
-      const row = out.addCodes(codes);
-      for (let j = 0; j < c.sums.length; j++) out.addUnits(row, j, (c.sums[j] as Float64Array)[i] as number);
-    }
-  }
-  return out.build();
+  const stored = decodeByDayMonth(m.grain, month, await writer.readByDayItems(m.write.pk, month));
+  return stored ? fromStored(stored, m.dicts, m.measures) : emptyUnitCube(m.grain, m.dicts, m.measures);
 }
 
 /**
@@ -193,6 +155,7 @@ async function putMonthCube(
   month: string,
   write: ByDayWrite,
   attributes: CubeAttributes,
+  size: number,
   old: Packing | undefined,
   guard: Guard,
 ): Promise<Packing> {
@@ -208,5 +171,5 @@ async function putMonthCube(
       gone.map((sk) => ({ pk: write.pk, sk })),
       guard,
     );
-  return { sizes: {}, items: [], big: {}, cube: attributesSize(attributes) };
+  return { sizes: {}, items: [], big: {}, cube: size };
 }

@@ -58,7 +58,7 @@ import {
   piecePeriod,
   rowsInRegion,
 } from './month-pieces';
-import { decodeBlobs, decodeDayBlobs, decodeSegments } from './unit-codec';
+import { byDayOf, decodeBlobs, decodeByDayMonth, decodeDayBlobs } from './unit-codec';
 
 /** A month of a daily variant's bucket as read: its month item's parts (the first counts them) and its day items. */
 interface MonthOfDays {
@@ -67,8 +67,6 @@ interface MonthOfDays {
   days: Set<string>;
   blobs: { day: string; bytes: Uint8Array }[];
 }
-
-const byDayOf = (a: { day: string }, b: { day: string }) => (a.day < b.day ? -1 : a.day > b.day ? 1 : 0);
 
 /** What a report read cost, for the bench and for logs. */
 export interface ReadStats {
@@ -621,58 +619,27 @@ export const dynamoFactRepository = ({ db, tableName }: TableContext, options: F
     stats: ReadStats,
     columns: CubeColumns | undefined,
   ): Promise<PeriodCube[]> => {
-    // Per month, its cube (a month stored whole, ingest/by-day-month-cube.ts), or its days' blobs and the maps of
-    // columns of days written by earlier releases.
-    const cubes = new Map<string, StoredCube>();
-    const months = new Map<
-      string,
-      { blobs: { day: string; bytes: Uint8Array }[]; maps: { day: string; map: Record<string, unknown> }[] }
-    >();
+    // Per month, its items (the attributes read: a cube's columns or its days' attributes).
+    const months = new Map<string, Record<string, unknown>[]>();
     // The cube's columns the report uses beside every day's attribute; without columns, whole items.
     const projection = columns
       ? projectionExpression([...BY_DAY_PATHS, ...projectionOf(columns).map((name) => [name])])
       : {};
     await queryRange(pk, fromSk, `${toSk}#~`, stats, projection, (item) => {
       const month = String(item.sk).slice(2, 9);
-      if (isCubeItem(item)) {
-        const cube = decodeCube(item);
-        for (const [name, value] of Object.entries(item))
-          if (name !== 'pk' && name !== 'sk') stats.bytes += returnedBytes(value);
-        if (cube.size > 0) cubes.set(month, cube);
-        return;
-      }
-      let days = months.get(month);
-      for (const dd of DAYS) {
-        const value = item[dayAttribute(dd)];
-        if (!value) continue;
-        if (!days) {
-          days = { blobs: [], maps: [] };
-          months.set(month, days);
-        }
-        const day = `${month}-${dd}`;
-        if (value instanceof Uint8Array) {
-          stats.bytes += value.length;
-          days.blobs.push({ day, bytes: value });
-        } else {
-          stats.bytes += returnedBytes(value);
-          days.maps.push({ day, map: value as Record<string, unknown> });
-        }
-      }
+      const cube = isCubeItem(item);
+      for (const [name, value] of Object.entries(item))
+        if (cube ? name !== 'pk' && name !== 'sk' : /^s\d\d$/.test(name)) stats.bytes += returnedBytes(value);
+      const list = months.get(month) ?? [];
+      list.push(item);
+      months.set(month, list);
     });
     const wanted = columns
       ? { dims: columns.dims, measures: columns.measures.map((m) => MEASURE_INDEX[m]) }
       : undefined;
-    return [...new Set([...cubes.keys(), ...months.keys()])].sort().map((month) => {
-      // A cube is the month: blobs beside it are a rewrite's leftovers (items cleared after the cube was put).
-      const stored = cubes.get(month);
-      if (stored) return { period: `M#${month}`, cube: stored };
-      const { blobs, maps } = months.get(month) as { blobs: { day: string; bytes: Uint8Array }[]; maps: never[] };
-      const fromMaps = maps.length > 0 ? decodeSegments(variant.grain, maps.sort(byDayOf)) : undefined;
-      // A month of both (days loaded before and after the change): the blobs at the maps' grain, every dimension.
-      const fromBlobs =
-        blobs.length > 0 ? decodeBlobs(variant.grain, blobs.sort(byDayOf), fromMaps ? undefined : wanted) : undefined;
-      const cube = fromBlobs && fromMaps ? concatCubes(fromBlobs, fromMaps) : ((fromBlobs ?? fromMaps) as StoredCube);
-      return { period: `M#${month}`, cube };
+    return [...months.keys()].sort().flatMap((month) => {
+      const cube = decodeByDayMonth(variant.grain, month, months.get(month) ?? [], wanted);
+      return cube ? [{ period: `M#${month}`, cube }] : [];
     });
   };
 

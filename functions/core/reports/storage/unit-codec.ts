@@ -15,6 +15,7 @@ import {
   CONSTANT,
   type CubeAttributes,
   column,
+  concatCubes,
   DECIMAL,
   decodeCube,
   decodeDim,
@@ -23,6 +24,7 @@ import {
   dimAttribute,
   FLOAT64,
   HEADER,
+  isCubeItem,
   type KeyColumn,
   LEGACY,
   littleEndian,
@@ -575,6 +577,43 @@ export function decodeBlobs(
     return { values, codes };
   });
   return { grain: kept, size, keys, measures };
+}
+
+/** Day order of blobs and segments. */
+export const byDayOf = (a: { day: string }, b: { day: string }) => (a.day < b.day ? -1 : a.day > b.day ? 1 : 0);
+
+/**
+ * A by-day month (`d`, `gd`) from its items as stored (by-day-items.ts, ingest/by-day-month-cube.ts), as readers
+ * take it and as a rewrite reads it back: the cube its month item holds is the month (blobs beside it are a crash's
+ * leftovers); else its days' blobs and the maps of columns of earlier releases. Undefined when it holds no row.
+ * `wanted` limits the blobs' columns (a cube item or a map is read as projected).
+ */
+export function decodeByDayMonth(
+  grain: readonly string[],
+  month: string,
+  items: readonly Readonly<Record<string, unknown>>[],
+  wanted?: { dims: readonly string[]; measures: readonly number[] },
+): StoredCube | undefined {
+  const cubeItem = items.find(isCubeItem);
+  if (cubeItem) {
+    const cube = decodeCube(cubeItem);
+    return cube.size > 0 ? cube : undefined;
+  }
+  const blobs: { day: string; bytes: Uint8Array }[] = [];
+  const maps: { day: string; map: Record<string, unknown> }[] = [];
+  for (const item of items) {
+    for (const [name, value] of Object.entries(item)) {
+      if (!/^s\d\d$/.test(name) || !value) continue;
+      const day = `${month}-${name.slice(1)}`;
+      if (value instanceof Uint8Array) blobs.push({ day, bytes: value });
+      else maps.push({ day, map: value as Record<string, unknown> });
+    }
+  }
+  const fromMaps = maps.length > 0 ? decodeSegments(grain, maps.sort(byDayOf)) : undefined;
+  // A month of both (days loaded before and after the change): the blobs at the maps' grain, every dimension.
+  const fromBlobs =
+    blobs.length > 0 ? decodeBlobs(grain, blobs.sort(byDayOf), fromMaps ? undefined : wanted) : undefined;
+  return fromBlobs && fromMaps ? concatCubes(fromBlobs, fromMaps) : (fromBlobs ?? fromMaps);
 }
 
 /**
