@@ -33,8 +33,10 @@ import {
   encodeCube,
   measureAttribute,
   projectionOf,
+  rowsWhere,
   type StoredCube,
 } from '../../functions/core/reports/storage/cube-codec';
+import { gather } from '../../functions/core/reports/storage/units';
 
 /** A stored cube back as rows, to compare with what rollup computed. */
 const decode = (item: Readonly<CubeAttributes>) => asCube(decodeCube(item));
@@ -330,6 +332,27 @@ describe('encodeCube / decodeCube', () => {
     const both = concatCubes(a as StoredCube, b as StoredCube);
     expect(both.size).toBe(cube.rows.length);
     expect(plain(asCube(both))).toEqual(plain(cube));
+  });
+
+  it('rowsWhere keeps the rows whose value passes, in order, and hands back the cube itself when every value does', () => {
+    const cube = rollup(FACTS, ['video', 'country']);
+    const stored = decodeCube(encodeCube(cube));
+    const usOnly = rowsWhere(stored, 'country', (country) => country === 'US');
+    expect(plain(asCube(usOnly))).toEqual(plain({ ...cube, rows: cube.rows.filter((r) => r.key[1] === 'US') }));
+    expect(usOnly.size).toBe(2);
+    expect(usOnly.keys.map((k) => k.codes.constructor)).toEqual([Uint32Array, Uint32Array]);
+    expect(rowsWhere(stored, 'video', () => false).size).toBe(0);
+    expect(rowsWhere(stored, 'video', () => true)).toBe(stored);
+    expect(() => rowsWhere(stored, 'day', () => true)).toThrow(/day in the grain/);
+  });
+
+  it('gather picks values by position into an array of the same type', () => {
+    const picked = gather(new Float64Array([0.5, 1.5, Number.NaN, -2]), [3, 0, 0, 2]);
+    expect(picked).toBeInstanceOf(Float64Array);
+    expect([...picked]).toEqual([-2, 0.5, 0.5, Number.NaN]);
+    const signs = gather(new Int8Array([1, -1, 1]), new Uint32Array([1, 1]));
+    expect(signs).toBeInstanceOf(Int8Array);
+    expect([...signs]).toEqual([-1, -1]);
   });
 
   it('decodes the row-major form earlier releases stored (one deflated `cube` attribute)', () => {

@@ -41,6 +41,7 @@ import {
   type Dicts,
   EXACT_UNITS,
   emptyUnitCube,
+  gather,
   keyAt,
   orderOfSortedRuns,
   permute,
@@ -193,8 +194,8 @@ export function mergeRoot(
     // Each part is in canonical order (a day's rows, a stored cube's): merged as runs, else sorted.
     const order = (factKeys && orderOfSortedRuns(factKeys, ends)) ?? canonicalRowOrder(facts);
     facts = permute(facts, order);
-    signs = Int8Array.from(order, (i) => signs[i] as number);
-    if (factKeys) factKeys = Float64Array.from(order, (i) => (factKeys as Float64Array)[i] as number);
+    signs = gather(signs, order);
+    if (factKeys) factKeys = gather(factKeys, order);
   }
   const fields = rowComparator(grain, dicts);
   const vsFact = (fromBase: boolean, x: number, y: number) =>

@@ -249,10 +249,13 @@ export const planFacts = (q: CubeQuery): FactPlan => partsOf(q).map(planSource);
 export function answerFacts(q: CubeQuery, reads: FactReads): ResultTable {
   const out = new Map<string, Group>();
   // Each source sums only its own metrics' measures.
-  partsOf(q).forEach((part, i) => {
-    aggregate(part, reads[i] as readonly Read[], measuresFor(part.metrics), out);
+  const parts = partsOf(q);
+  const needed = parts.map((part) => measuresFor(part.metrics));
+  const slots = sumSlots(needed.flat());
+  parts.forEach((part, i) => {
+    aggregate(part, reads[i] as readonly Read[], needed[i] as number[], slots, out);
   });
-  return tabulate(q, out);
+  return tabulate(q, out, slots);
 }
 
 function planSource(q: CubeQuery): SourcePlan {
@@ -525,17 +528,40 @@ async function readTop(
   }
 }
 
-/** One row of the answer: its dimension values and its measure sums (NaN: null, no row had a value). */
+/** One row of the answer: its dimension values and its measure sums (NaN: null, no row had a value), by SumSlots. */
 type Group = { key: string[]; sums: number[] };
 
+/**
+ * Where each measure sits in a group's sums: only the measures the answer uses get a slot (`of`, by measure index;
+ * -1 for the others). A top 10 over a year groups every video it reads, so a slot for each of the 42 measures made
+ * most of a report's garbage.
+ */
+interface SumSlots {
+  readonly count: number;
+  readonly of: Int16Array;
+}
+
+function sumSlots(measures: readonly number[]): SumSlots {
+  const of = new Int16Array(MEASURES.length).fill(-1);
+  let count = 0;
+  for (const m of measures) if ((of[m] as number) < 0) of[m] = count++;
+  return { count, of };
+}
+
 /** A group's sums, all null (NaN). A plain array: a typed array per group costs several times more to allocate. */
-const noSums = (): number[] => new Array<number>(MEASURES.length).fill(Number.NaN);
+const noSums = (slots: SumSlots): number[] => new Array<number>(slots.count).fill(Number.NaN);
 
 /**
  * Adds the rows of `reads` that pass the filters into `out`, grouped by the query's dimensions. Filters, groups and
  * rates are decided once per distinct value of a column (its dictionary), so the loop over rows only indexes arrays.
  */
-function aggregate(q: CubeQuery, reads: readonly Read[], needed: readonly number[], out: Map<string, Group>): void {
+function aggregate(
+  q: CubeQuery,
+  reads: readonly Read[],
+  needed: readonly number[],
+  slots: SumSlots,
+  out: Map<string, Group>,
+): void {
   const f = q.filters;
   const usesVideo = q.dimensions.includes('video') || f.video !== undefined;
   const moneyAt = new Set(q.rate ? needed.filter((i) => MONEY_MEASURES.has(MEASURES[i] as Measure)) : []);
@@ -554,7 +580,7 @@ function aggregate(q: CubeQuery, reads: readonly Read[], needed: readonly number
     const id = key.length === 1 ? (key[0] as string) : key.join('\u0000');
     let group = out.get(id);
     if (!group) {
-      group = { key, sums: noSums() };
+      group = { key, sums: noSums(slots) };
       out.set(id, group);
     }
     return group;
@@ -618,8 +644,8 @@ function aggregate(q: CubeQuery, reads: readonly Read[], needed: readonly number
             : Float64Array.of(rateOf(periodDay as string));
       const dayCodes = dayColumn?.codes;
       const measureColumns = needed
-        .map((j) => ({ values: cube.measures[j], j, money: moneyAt.has(j) }))
-        .filter((m): m is { values: Float64Array; j: number; money: boolean } => m.values !== undefined);
+        .map((j) => ({ values: cube.measures[j], at: slots.of[j] as number, money: moneyAt.has(j) }))
+        .filter((m): m is { values: Float64Array; at: number; money: boolean } => m.values !== undefined);
       rows: for (let i = 0; i < n; i++) {
         for (let c = 0; c < checks.length; c++) {
           const { codes, pass } = checks[c] as (typeof checks)[number];
@@ -631,13 +657,13 @@ function aggregate(q: CubeQuery, reads: readonly Read[], needed: readonly number
         }
         const sums = groupAt(i).sums;
         for (let m = 0; m < measureColumns.length; m++) {
-          const { values, j, money } = measureColumns[m] as (typeof measureColumns)[number];
+          const { values, at, money } = measureColumns[m] as (typeof measureColumns)[number];
           const v = values[i] as number;
           if (Number.isNaN(v)) continue;
           // Money is converted with the rate of its own day, before any summing.
           const x = money ? v * ((dayRates as Float64Array)[dayCodes ? (dayCodes[i] as number) : 0] as number) : v;
-          const t = sums[j] as number;
-          sums[j] = Number.isNaN(t) ? x : t + x;
+          const t = sums[at] as number;
+          sums[at] = Number.isNaN(t) ? x : t + x;
         }
       }
     }
@@ -685,18 +711,19 @@ function groupIndex(columns: readonly GroupColumn[], rows: number, make: (at: (c
   };
 }
 
-function tabulate(q: CubeQuery, groups: Map<string, Group>): ResultTable {
+function tabulate(q: CubeQuery, groups: Map<string, Group>, slots: SumSlots): ResultTable {
   const columnHeaders: ColumnHeader[] = [
     ...q.dimensions.map((name) => ({ name, columnType: 'DIMENSION' as const, dataType: 'STRING' as const })),
     ...q.metrics.map((name) => ({ name, columnType: 'METRIC' as const, dataType: METRICS[name].dataType })),
   ];
   // With no dimensions there is always exactly one row: zeros when nothing matched.
   if (q.dimensions.length === 0 && groups.size === 0)
-    groups.set('', { key: [], sums: new Array<number>(MEASURES.length).fill(0) });
+    groups.set('', { key: [], sums: new Array<number>(slots.count).fill(0) });
   // One reader of the current group's sums for every metric of every row (no function made per row).
   let sums: number[] = [];
   const s = (m: (typeof MEASURES)[number]): Value => {
-    const v = sums[MEASURE_INDEX[m]] as number;
+    const at = slots.of[MEASURE_INDEX[m]] as number;
+    const v = at < 0 ? Number.NaN : (sums[at] as number);
     return Number.isNaN(v) ? null : v;
   };
   const computed: (string | Value)[][] = [];

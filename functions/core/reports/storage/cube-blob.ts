@@ -32,7 +32,10 @@ export function encodeCubeBlob(cube: StoredCube): Uint8Array {
   const attributes: CubeAttributes = { [HEADER]: JSON.stringify({ g: cube.grain, n: cube.size }) };
   cube.grain.forEach((d, c) => {
     const { values, codes } = cube.keys[c] as StoredCube['keys'][number];
-    attributes[dimAttribute(d)] = encodeDim(Array.from(codes, (code) => values[code] as string));
+    // A loop, not Array.from(codes, …): that goes through the iterator and runs about six times slower.
+    const cells = new Array<string>(codes.length);
+    for (let i = 0; i < codes.length; i++) cells[i] = values[codes[i] as number] as string;
+    attributes[dimAttribute(d)] = encodeDim(cells);
   });
   cube.measures.forEach((column, m) => {
     if (!column) return;

@@ -15,6 +15,7 @@ import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import { MEASURE_INDEX, MEASURES, type Measure } from '../catalog/metrics';
 import type { Cube, CubeRow, GrainDim } from './cube';
 import { inflateRaw } from './small-inflate';
+import { gather } from './units';
 
 export type CubeAttributes = Record<string, string | Uint8Array>;
 
@@ -481,19 +482,25 @@ export function concatCubes(a: StoredCube, b: StoredCube): StoredCube {
   };
 }
 
-/** The rows of a cube whose value of `dim` passes `keep` (decided once per value). */
+/**
+ * The rows of a cube whose value of `dim` passes `keep` (decided once per value). When every value passes (a month
+ * with no day overridden, the common case) the cube itself: stored cubes are never changed in place.
+ */
 export function rowsWhere(cube: StoredCube, dim: GrainDim, keep: (value: string) => boolean): StoredCube {
   const c = cube.grain.indexOf(dim);
   if (c < 0) throw new Error(`rows by ${dim} need ${dim} in the grain`);
   const column = cube.keys[c] as KeyColumn;
   const inside = column.values.map(keep);
-  const rows: number[] = [];
-  for (let i = 0; i < cube.size; i++) if (inside[column.codes[i] as number]) rows.push(i);
+  if (inside.every(Boolean)) return cube;
+  let size = 0;
+  const all = new Uint32Array(cube.size);
+  for (let i = 0; i < cube.size; i++) if (inside[column.codes[i] as number]) all[size++] = i;
+  const rows = all.subarray(0, size);
   return {
     grain: cube.grain,
-    size: rows.length,
-    keys: cube.keys.map((k) => ({ values: k.values, codes: Uint32Array.from(rows, (i) => k.codes[i] as number) })),
-    measures: cube.measures.map((m) => (m ? Float64Array.from(rows, (i) => m[i] as number) : undefined)),
+    size,
+    keys: cube.keys.map((k) => ({ values: k.values, codes: gather(k.codes, rows) })),
+    measures: cube.measures.map((m) => (m ? gather(m, rows) : undefined)),
   };
 }
 

@@ -84,7 +84,7 @@ export function headRowIndices(cube: UnitCube, columns: readonly number[], k = H
   const keep = new Uint8Array(cube.size);
   for (const j of columns) {
     const values = cube.sums[j] as Float64Array;
-    const sorted = Float64Array.from(values, rank).sort();
+    const sorted = values.map(rank).sort();
     const kth = sorted[cube.size - k] as number;
     let taken = 0;
     for (let i = 0; i < cube.size; i++) {
@@ -105,7 +105,7 @@ export function headRowIndices(cube: UnitCube, columns: readonly number[], k = H
 
 /** The k-th best value of a column (micro-units), 0 when fewer rows have a value: no row outside a head has more. */
 export function threshold(values: Float64Array, k = HEAD_ROWS): number {
-  const sorted = Float64Array.from(values, rank).sort();
+  const sorted = values.map(rank).sort();
   const kth = sorted.length >= k ? (sorted[sorted.length - k] as number) : Number.NEGATIVE_INFINITY;
   return kth === Number.NEGATIVE_INFINITY ? 0 : Math.max(0, kth);
 }

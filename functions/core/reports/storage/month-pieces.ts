@@ -131,7 +131,10 @@ export function addCubes(parts: readonly StoredCube[]): StoredCube {
     keys,
     measures: MEASURES.map((_, m) =>
       present[m]
-        ? Float64Array.from(sorted, (row) => row.sums[m] as number).map((u) => (Number.isNaN(u) ? u : u / UNIT))
+        ? new Float64Array(sorted.length).map((_, i) => {
+            const u = sorted[i]?.sums[m] as number;
+            return Number.isNaN(u) ? u : u / UNIT;
+          })
         : undefined,
     ),
   };

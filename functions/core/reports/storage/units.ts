@@ -238,27 +238,29 @@ export function concatUnits(parts: readonly UnitCube[]): UnitCube {
 
 /** The rows of `cube` in the order given by `order` (row indices), as a new cube. */
 export function permute(cube: UnitCube, order: ArrayLike<number>): UnitCube {
-  const n = order.length;
-  const pickF = (a: Float64Array) => {
-    const out = new Float64Array(n);
-    for (let i = 0; i < n; i++) out[i] = a[order[i] as number] as number;
-    return out;
-  };
-  const pickI = (a: Int32Array) => {
-    const out = new Int32Array(n);
-    for (let i = 0; i < n; i++) out[i] = a[order[i] as number] as number;
-    return out;
-  };
+  const pick = <A extends NumberColumn>(a: A) => gather(a, order);
   return {
     grain: cube.grain,
     dicts: cube.dicts,
     measures: cube.measures,
-    size: n,
-    keys: cube.keys.map(pickI),
-    sums: cube.sums.map(pickF),
-    ...(cube.counts ? { counts: pickF(cube.counts) } : {}),
-    ...(cube.nulls ? { nulls: cube.nulls.map(pickF) } : {}),
+    size: order.length,
+    keys: cube.keys.map(pick),
+    sums: cube.sums.map(pick),
+    ...(cube.counts ? { counts: pick(cube.counts) } : {}),
+    ...(cube.nulls ? { nulls: cube.nulls.map(pick) } : {}),
   };
+}
+
+type NumberColumn = Float64Array | Int32Array | Uint32Array | Int8Array;
+
+/**
+ * The values of `from` at the positions `order`, in a new array of its type. A loop: a typed array's from() with a
+ * map function goes through the iterator protocol and runs about 13 times slower (measured on a million rows).
+ */
+export function gather<A extends NumberColumn>(from: A, order: ArrayLike<number>): A {
+  const out = new (from.constructor as new (length: number) => A)(order.length);
+  for (let i = 0; i < order.length; i++) out[i] = from[order[i] as number] as number;
+  return out;
 }
 
 /** The dimensions of a grain in the order the canonical order compares them: the video first, then the rest. */
