@@ -163,12 +163,18 @@ export function decodeUnits(bytes: Uint8Array, n: number): Float64Array {
 
 /**
  * A grain column from codes: encodeDim's form (its dictionary in order of first appearance, and each row's index),
- * deflated at the fast level when that pays (`level` 0: never, for columns inside a blob deflated whole).
+ * deflated at the fast level when that pays (`level` 0: never, for columns inside a blob deflated whole). `dict` is any
+ * dictionary the codes index: a Dict, or a stored cube's key column.
  */
-export function encodeDimCodes(codes: Int32Array, dict: Dict, level = 1): Uint8Array {
+export function encodeDimCodes(
+  codes: ArrayLike<number>,
+  dict: { readonly values: readonly string[] },
+  level = 1,
+): Uint8Array {
   const order: number[] = [];
   const indices = DIM_INDICES.reset();
-  if (localIds.length < dict.size) localIds = new Int32Array(Math.max(dict.size, localIds.length * 2)).fill(-1);
+  const size = dict.values.length;
+  if (localIds.length < size) localIds = new Int32Array(Math.max(size, localIds.length * 2)).fill(-1);
   const local = localIds;
   for (let i = 0; i < codes.length; i++) {
     const code = codes[i] as number;
