@@ -340,15 +340,23 @@ const REACH_REPORTS: readonly Row[] = [
   ['R2', 'Reach: top videos by thumbnail impressions', 'video insightTrafficSourceType? deviceType? operatingSystem?', 'insightTrafficSourceType? deviceType? operatingSystem?', REACH_METRICS, { ...top(REACH_METRICS, 200), serviceOnly: REACH_NOTE }],
 ];
 
-/** Every name a rule mentions (the names it allows). */
-export const ruleNames = (rule: SetRule): Set<string> =>
-  new Set([
-    ...(rule.required ?? []),
-    ...(rule.exactlyOne ?? []).flat(),
-    ...(rule.atLeastOne ?? []).flat(),
-    ...(rule.atMostOne ?? []).flat(),
-    ...(rule.optional ?? []),
-  ]);
+const namesOf = new WeakMap<SetRule, ReadonlySet<string>>();
+
+/** Every name a rule mentions (the names it allows). Worked out once per rule: matching a request asks per report. */
+export function ruleNames(rule: SetRule): ReadonlySet<string> {
+  let names = namesOf.get(rule);
+  if (!names) {
+    names = new Set([
+      ...(rule.required ?? []),
+      ...(rule.exactlyOne ?? []).flat(),
+      ...(rule.atLeastOne ?? []).flat(),
+      ...(rule.atMostOne ?? []).flat(),
+      ...(rule.optional ?? []),
+    ]);
+    namesOf.set(rule, names);
+  }
+  return names;
+}
 
 /** A channel report from its table row, with the §A.2.2 dimension → filter needs of the dimensions it allows. */
 const channelReport =

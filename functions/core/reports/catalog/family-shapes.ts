@@ -331,11 +331,29 @@ export const CHANNEL_BASIC = FAMILY_BY_CODE.get('CB') as FamilyShape;
 /** An extension layout (version x1): data the bulk exports do not carry, used only where no bulk report serves. */
 export const isExtension = (f: FamilyShape): boolean => f.versions.every((v) => v.startsWith('x'));
 
+// The families are constants: what is derived from one is worked out once (report planning asks per request).
+const dimsOf = new WeakMap<FamilyShape, readonly string[]>();
+const measuresOf = new WeakMap<FamilyShape, ReadonlySet<Measure>>();
+
 /** The Analytics dimensions a family's facts are keyed by (without `day`). */
-export const familyDims = (f: FamilyShape): string[] => f.columns.map((c) => c.dim);
+export function familyDims(f: FamilyShape): readonly string[] {
+  let dims = dimsOf.get(f);
+  if (!dims) {
+    dims = f.columns.map((c) => c.dim);
+    dimsOf.set(f, dims);
+  }
+  return dims;
+}
 
 /** The stored measures a family carries. */
-export const familyMeasures = (f: FamilyShape): Set<Measure> => new Set(Object.values(f.measures));
+export function familyMeasures(f: FamilyShape): ReadonlySet<Measure> {
+  let measures = measuresOf.get(f);
+  if (!measures) {
+    measures = new Set(Object.values(f.measures));
+    measuresOf.set(f, measures);
+  }
+  return measures;
+}
 
 /** The family of a report type id such as `channel_traffic_source_a3`, if it is a known version. */
 export function familyOfReportType(reportType: string): FamilyShape | undefined {

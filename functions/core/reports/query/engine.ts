@@ -576,11 +576,14 @@ function aggregate(
     }
     return rate;
   };
-  const groupOf = (key: string[]): Group => {
-    const id = key.length === 1 ? (key[0] as string) : key.join('\u0000');
+  /** The group of row `i` (met first in this cube): by its cell alone when there is one dimension, no key made. */
+  const groupOf = (dims: readonly GroupColumn[], i: number): Group => {
+    const one = dims.length === 1 ? cellAt(dims[0] as GroupColumn, i) : undefined;
+    const key = one === undefined ? dims.map((d) => cellAt(d, i)) : undefined;
+    const id = one ?? (key as string[]).join('\u0000');
     let group = out.get(id);
     if (!group) {
-      group = { key, sums: noSums(slots) };
+      group = { key: key ?? [id], sums: noSums(slots) };
       out.set(id, group);
     }
     return group;
@@ -624,7 +627,7 @@ function aggregate(
       const dayOf = (i: number) =>
         dayColumn ? (dayColumn.values[dayColumn.codes[i] as number] as string) : (periodDay as string);
       // Group columns: codes and the cell of each code; a dimension constant over the cube has no codes.
-      const dims = q.dimensions.map((d): { codes?: Uint32Array; cells: readonly string[] } => {
+      const dims = q.dimensions.map((d): GroupColumn => {
         if (d === 'month' || d === 'day') {
           if (!dayColumn) return { cells: [d === 'month' ? periodMonth : (periodDay as string)] };
           return {
@@ -635,7 +638,7 @@ function aggregate(
         const col = column(d);
         return col ? { codes: col.codes, cells: col.values } : { cells: [''] };
       });
-      const groupAt = groupIndex(dims, n, (at) => groupOf(dims.map((d) => d.cells[at(d)] as string)));
+      const groupAt = groupIndex(dims, n, (i) => groupOf(dims, i));
       const dayRates =
         moneyAt.size === 0
           ? undefined
@@ -670,17 +673,19 @@ function aggregate(
   }
 }
 
+/** A dimension of the answer in one cube: the cell of each code, and each row's code (none: one cell for all). */
 type GroupColumn = { codes?: Uint32Array; cells: readonly string[] };
 
+const cellAt = (c: GroupColumn, i: number): string => c.cells[c.codes ? (c.codes[i] as number) : 0] as string;
+
 /**
- * The group of row `i` of a cube: each combination of the varying columns' codes is looked up once (`make` gets a
- * function giving each column's code for it). Combinations are numbered mixed-radix and kept in an array when there
- * are few of them (always, with one varying column), else in a map; past 2^52 they are joined as text.
+ * The group of row `i` of a cube: each combination of the varying columns' codes is looked up once (`make` gets the
+ * first row of it). Combinations are numbered mixed-radix and kept in an array when there are few of them (always,
+ * with one varying column), else in a map; past 2^52 they are joined as text.
  */
-function groupIndex(columns: readonly GroupColumn[], rows: number, make: (at: (c: GroupColumn) => number) => Group) {
+function groupIndex(columns: readonly GroupColumn[], rows: number, make: (i: number) => Group) {
   const varying = columns.filter((c) => c.codes !== undefined) as { codes: Uint32Array; cells: readonly string[] }[];
   const combinations = varying.reduce((a, c) => a * c.cells.length, 1);
-  const codesAt = (i: number) => (c: GroupColumn) => (c.codes ? (c.codes[i] as number) : 0);
   if (varying.length <= 1 || combinations <= Math.max(4096, 4 * rows)) {
     const slots: (Group | undefined)[] = new Array(combinations);
     const only = varying.length === 1 ? varying[0]?.codes : undefined;
@@ -690,7 +695,7 @@ function groupIndex(columns: readonly GroupColumn[], rows: number, make: (at: (c
       else for (const c of varying) id = id * c.cells.length + (c.codes[i] as number);
       let group = slots[id];
       if (!group) {
-        group = make(codesAt(i));
+        group = make(i);
         slots[id] = group;
       }
       return group;
@@ -704,7 +709,7 @@ function groupIndex(columns: readonly GroupColumn[], rows: number, make: (at: (c
     else id = varying.map((c) => c.codes[i]).join(',');
     let group = map.get(id);
     if (!group) {
-      group = make(codesAt(i));
+      group = make(i);
       map.set(id, group);
     }
     return group;
