@@ -19,6 +19,7 @@ import { createIssuerKey, DEFAULT_AUDIENCE, mintToken } from '../infra/local/loc
 import { benchDirectoryResources } from './directory-resources';
 import { benchGroups, formatBenchTable, sdkDocumentClient } from './groups';
 import { benchIngest } from './ingest';
+import { formatMachine, probeMachine } from './machine';
 import { benchReports } from './reports';
 
 export interface BenchEnvironment {
@@ -138,6 +139,9 @@ async function main(): Promise<number> {
   };
   // Other processes on the machine skew every latency and ingest time: the load average goes with the results.
   const loadBefore = loadavg()[0] as number;
+  // Probed before anything else runs, so the machine's own speed is read on a quiet process.
+  const machine = formatMachine(probeMachine(), availableParallelism());
+  options.log(machine);
   let failed = false;
   const report = (bench: Bench, result: BenchResult) => {
     console.log(`\n${bench.name}\n`);
@@ -164,6 +168,7 @@ async function main(): Promise<number> {
   console.log(
     `load average (1 min) at start ${loadBefore.toFixed(2)}, at end ${(loadavg()[0] as number).toFixed(2)}, on ${availableParallelism()} cores`,
   );
+  console.log(machine);
   return failed ? 1 : 0;
 }
 
