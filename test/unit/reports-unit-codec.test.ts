@@ -19,6 +19,7 @@ import {
   encodeBlob,
   encodeToFit,
   encodeUnits,
+  storedBlob,
 } from '../../functions/core/reports/storage/unit-codec';
 import { Dicts, type UnitCube, UnitCubeBuilder } from '../../functions/core/reports/storage/units';
 
@@ -161,6 +162,35 @@ describe('decodeBlobs', () => {
       ),
       { numRuns: 60 },
     );
+  });
+});
+
+describe('storedBlob', () => {
+  it('gives a blob encoded without deflate the bytes encodeBlob stores, and leaves a stored blob as it is', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 1e6 }),
+        // From a row (far under the size deflate starts at) to thousands (deflated with zlib).
+        fc.oneof(fc.integer({ min: 1, max: 60 }), fc.constant(3000)),
+        fc.boolean(),
+        (seed, rows, minutes) => {
+          const c = cube(new Dicts(), seed, rows);
+          if (!minutes) (c.sums[1] as Float64Array).fill(Number.NaN);
+          const stored = encodeBlob(c);
+          const transient = encodeBlob(c, Number.POSITIVE_INFINITY);
+          expect(storedBlob(transient)).toEqual(stored);
+          expect(storedBlob(stored)).toEqual(stored);
+          expect(decodeBlob(transient)).toEqual(decodeBlob(stored));
+        },
+      ),
+      { numRuns: 30 },
+    );
+  });
+
+  it('deflates a large blob that came undeflated (the case where stored and transient differ)', () => {
+    const c = cube(new Dicts(), 7, 3000);
+    const transient = encodeBlob(c, Number.POSITIVE_INFINITY);
+    expect(storedBlob(transient).length).toBeLessThan(transient.length);
   });
 });
 

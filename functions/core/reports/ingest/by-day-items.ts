@@ -12,7 +12,7 @@
 import * as keys from '../../db/keys';
 import { encodeCubeBlob } from '../storage/cube-blob';
 import { FACT_ENTITY, type FactWriter, type Guard, type Packing } from '../storage/fact-writer';
-import { decodeBlobs, encodeDayBlobs } from '../storage/unit-codec';
+import { decodeBlobs, encodeDayBlobs, storedBlob } from '../storage/unit-codec';
 
 /** Room for a day's data in a month item (DynamoDB's limit is 400 KB an item, key and header included). */
 export const ITEM_BYTES = 350 * 1024;
@@ -300,7 +300,8 @@ export const monthItems: DailyWrite = (month, key, pk, header, days, manifest) =
     }
     let run: { dd: string; blob: Uint8Array }[] = [];
     let size = 0;
-    for (const day of byField.get(field) ?? []) {
+    for (const { dd, blob } of byField.get(field) ?? []) {
+      const day = { dd, blob: storedBlob(blob) };
       if (run.length > 0 && size + day.blob.length + 4 > ITEM_BYTES / 2) {
         pieces.push({ field, blob: encodeDayBlobs(run) });
         run = [];
@@ -326,6 +327,12 @@ export const monthItems: DailyWrite = (month, key, pk, header, days, manifest) =
  * `vb` (its rows times the slices) keeps day blobs: re-encoding them would cost a batch load more than it saves.
  */
 const CUBE_VARIANTS = new Set(['vd']);
+
+/**
+ * Whether a load writing `variant`'s days through `monthItems` (a month loaded whole) hands them in to be decoded
+ * into month cubes: their blobs may then come undeflated (storedBlob deflates those that stay blobs).
+ */
+export const daysBecomeCubes = (variant: string): boolean => CUBE_VARIANTS.has(variant);
 
 function setParts(manifest: DailyManifest, key: string, parts: Record<string, number>): void {
   const all = { ...(manifest.parts ?? {}), [key]: parts };

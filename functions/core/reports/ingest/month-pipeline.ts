@@ -52,7 +52,15 @@ import {
   type UnitCube,
   UnitCubeBuilder,
 } from '../storage/units';
-import { type ByDayWrite, type DayPiece, dailyItems, ITEM_BYTES, monthItems, ownDaysWith } from './by-day-items';
+import {
+  type ByDayWrite,
+  type DayPiece,
+  dailyItems,
+  daysBecomeCubes,
+  ITEM_BYTES,
+  monthItems,
+  ownDaysWith,
+} from './by-day-items';
 import { writeByDayMonth } from './by-day-month-cube';
 import { BUCKETS_PER_STEP, type DayFacts, GROUPS } from './day-facts';
 
@@ -569,8 +577,9 @@ export async function runPipeline(
       for (const { variant, from } of plan.grouped) {
         const byDay = bucketPieces.get(variant.name) as Map<string, DayPiece[]>;
         const pieces = byDay.get(d.dd) ?? [];
+        const encode = whole && daysBecomeCubes(variant.name) ? transientBlob : encodeBlob;
         for (const [bucket, part] of byBucket(dayCubes.get(from.name) as UnitCube)) {
-          for (const p of encodeToFit(part, encodeBlob, (b) => b.length, ITEM_BYTES / 2))
+          for (const p of encodeToFit(part, encode, (b) => b.length, ITEM_BYTES / 2))
             pieces.push({ field: bucket, blob: p.encoded });
         }
         byDay.set(d.dd, pieces);
@@ -747,6 +756,13 @@ export async function runPipeline(
 }
 
 /** A cube's rows per video bucket (rows are in bucket order), by bucket name; rows without a video left out. */
+/**
+ * A bucket's day as a blob never deflated, for days that are decoded again into their month's cube (daysBecomeCubes):
+ * deflating and inflating them was a tenth of a batch load's time. The few that stay blobs (a bucket's month too
+ * large for one cube) are deflated as they are stored (storedBlob).
+ */
+const transientBlob = (part: UnitCube) => encodeBlob(part, Number.POSITIVE_INFINITY);
+
 function byBucket(cube: UnitCube): Map<string, UnitCube> {
   const v = cube.grain.indexOf('video');
   const out = new Map<string, UnitCube>();

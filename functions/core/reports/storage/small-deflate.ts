@@ -70,6 +70,22 @@ let out = new Uint8Array(0);
 
 const hash = (a: number, b: number, c: number) => Math.imul((a << 16) | (b << 8) | c, 2654435761) >>> (32 - HASH_BITS);
 
+// The bit writer of the call in progress (deflateSmall runs to its end before another starts): module state and a
+// module function rather than a closure made per call (a fifth of a small blob's deflate: 5.9 µs → 4.7 on this VM).
+let buf = out;
+let o = 0;
+let bits = 0;
+let count = 0;
+function put(code: number): void {
+  bits |= bitsOf(code) << count;
+  count += countOf(code);
+  while (count >= 8) {
+    buf[o++] = bits & 255;
+    bits >>>= 8;
+    count -= 8;
+  }
+}
+
 /** `input` deflated (raw), or undefined once the output passes `limit` bytes (not worth storing deflated). */
 export function deflateSmall(input: Uint8Array, limit: number): Uint8Array | undefined {
   const { literal: LITERAL, length: LENGTH, distCode: DIST_CODE, distReversed: DIST_REVERSED } = codes();
@@ -82,20 +98,11 @@ export function deflateSmall(input: Uint8Array, limit: number): Uint8Array | und
   base += n + 1;
   // Fixed codes take at most 9 bits a byte: the buffer holds any output up to the limit checked each step.
   if (out.length < 2 * n + 64) out = new Uint8Array(2 * n + 64);
-  const buf = out;
-  let o = 0;
+  buf = out;
+  o = 0;
   // The block header: BFINAL 1, BTYPE 01 (fixed codes).
-  let bits = 0b011;
-  let count = 3;
-  const put = (code: number) => {
-    bits |= bitsOf(code) << count;
-    count += countOf(code);
-    while (count >= 8) {
-      buf[o++] = bits & 255;
-      bits >>>= 8;
-      count -= 8;
-    }
-  };
+  bits = 0b011;
+  count = 3;
   let i = 0;
   while (i < n) {
     if (o > limit) return undefined;

@@ -17,6 +17,7 @@ import {
   column,
   concatCubes,
   DECIMAL,
+  DEFLATED,
   decodeCube,
   decodeDim,
   decodeMeasure,
@@ -459,6 +460,15 @@ export function encodeBlob(cube: UnitCube, deflateFrom = DEFLATE_FROM): Uint8Arr
   out.varint(present);
   out.bytes(body.done());
   return column(BLOB, out.done(), 1, deflateFrom, deflateBlob);
+}
+
+/**
+ * `blob` (encodeBlob's, whatever its `deflateFrom`) as encodeBlob(cube) stores it: deflated when that pays. A blob
+ * made only to be decoded again (a bucket's days becoming its month cube, by-day-items.ts monthItems) is encoded with
+ * no deflate, and deflated here only if it is stored after all: the same bytes either way.
+ */
+export function storedBlob(blob: Uint8Array): Uint8Array {
+  return (blob[0] as number) & DEFLATED ? blob : column(BLOB, blob.subarray(1), 1, DEFLATE_FROM, deflateBlob);
 }
 
 /**
