@@ -287,7 +287,7 @@ export const monthItems: DailyWrite = (month, key, pk, header, days, manifest) =
   // Each field's days in containers of at most half an item (as a day's blobs are), placed whole by partsOf; a `vd`
   // bucket's month as one cube (storage/cube-blob.ts) when it fits one.
   const grain = (JSON.parse(header) as { g: string[] }).g;
-  const asCube = CUBE_VARIANTS.has(key.split('#')[0] as string);
+  const asCube = daysBecomeCubes(key.split('#')[0] as string);
   const pieces: DayPiece[] = [];
   for (const field of [...byField.keys()].sort()) {
     if (asCube) {
@@ -301,7 +301,8 @@ export const monthItems: DailyWrite = (month, key, pk, header, days, manifest) =
     let run: { dd: string; blob: Uint8Array }[] = [];
     let size = 0;
     for (const { dd, blob } of byField.get(field) ?? []) {
-      const day = { dd, blob: storedBlob(blob) };
+      // Only a cube variant's days can have come undeflated (daysBecomeCubes).
+      const day = { dd, blob: asCube ? storedBlob(blob) : blob };
       if (run.length > 0 && size + day.blob.length + 4 > ITEM_BYTES / 2) {
         pieces.push({ field, blob: encodeDayBlobs(run) });
         run = [];

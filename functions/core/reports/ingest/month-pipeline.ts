@@ -755,14 +755,14 @@ export async function runPipeline(
   manifest.chunked = chunked.list();
 }
 
-/** A cube's rows per video bucket (rows are in bucket order), by bucket name; rows without a video left out. */
 /**
  * A bucket's day as a blob never deflated, for days that are decoded again into their month's cube (daysBecomeCubes):
- * deflating and inflating them was a tenth of a batch load's time. The few that stay blobs (a bucket's month too
- * large for one cube) are deflated as they are stored (storedBlob).
+ * deflating and inflating them served nothing. The few that stay blobs (a bucket's month too large for one cube) are
+ * deflated as they are stored (storedBlob).
  */
 const transientBlob = (part: UnitCube) => encodeBlob(part, Number.POSITIVE_INFINITY);
 
+/** A cube's rows per video bucket (rows are in bucket order), by bucket name; rows without a video left out. */
 function byBucket(cube: UnitCube): Map<string, UnitCube> {
   const v = cube.grain.indexOf('video');
   const out = new Map<string, UnitCube>();
