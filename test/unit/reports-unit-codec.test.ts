@@ -6,6 +6,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { encodeCubeBlob } from '../../functions/core/reports/storage/cube-blob';
 import {
   ByteReader,
   ByteWriter,
@@ -13,6 +14,7 @@ import {
   type StoredCube,
 } from '../../functions/core/reports/storage/cube-codec';
 import {
+  cubeOfDays,
   decodeBlob,
   decodeBlobs,
   decodeUnits,
@@ -345,5 +347,57 @@ describe('encodeToFit', () => {
     const small = encodeToFit(large, encodeBlob, (bytes) => bytes.length, whole + 1);
     expect(small).toHaveLength(1);
     expect(small[0]?.cube.size).toBe(large.size);
+  });
+});
+
+describe('cubeOfDays', () => {
+  const grain = ['day', 'video', 'country'];
+  const day = (i: number) => `2026-01-${String(i + 1).padStart(2, '0')}`;
+  /** What a load made of the same days before: each day's blob, undeflated, decoded again. */
+  const viaBlobs = (days: { day: string; cube: UnitCube }[]) =>
+    decodeBlobs(
+      grain,
+      days.map((d) => ({ day: d.day, bytes: encodeBlob(d.cube, Number.POSITIVE_INFINITY) })),
+    );
+
+  it("gives the cube decodeBlobs reads from the days' blobs, and the same month cube bytes", () => {
+    fc.assert(
+      fc.property(
+        fc.array(
+          fc.record({
+            seed: fc.integer({ min: 1, max: 1e6 }),
+            rows: fc.integer({ min: 0, max: 60 }),
+            minutes: fc.boolean(),
+            constant: fc.boolean(),
+          }),
+          { minLength: 1, maxLength: 8 },
+        ),
+        (specs) => {
+          const dicts = new Dicts();
+          const days = specs.map((spec, i) => {
+            const c = cube(dicts, spec.seed, spec.rows);
+            // A day without watch minutes (absent from its blob), or with one value in every row (a constant column).
+            if (!spec.minutes) (c.sums[1] as Float64Array).fill(Number.NaN);
+            if (spec.constant) (c.sums[0] as Float64Array).fill(1_500_000);
+            return { day: day(i), cube: c };
+          });
+          const direct = cubeOfDays(grain, days, 1 << 20);
+          const expected = viaBlobs(days);
+          expect(direct).toEqual(expected);
+          expect(encodeCubeBlob(direct as StoredCube)).toEqual(encodeCubeBlob(expected));
+        },
+      ),
+      { numRuns: 60 },
+    );
+  });
+
+  it('declines a day whose blob might pass the limit, and a zero of negative sign', () => {
+    const dicts = new Dicts();
+    const days = [0, 1].map((i) => ({ day: day(i), cube: cube(dicts, 11 + i, 20) }));
+    const largest = Math.max(...days.map((d) => encodeBlob(d.cube, Number.POSITIVE_INFINITY).length));
+    expect(cubeOfDays(grain, days, largest - 1)).toBeUndefined();
+    expect(cubeOfDays(grain, days, 1 << 20)).toEqual(viaBlobs(days));
+    (days[1]?.cube.sums[0] as Float64Array)[3] = -0;
+    expect(cubeOfDays(grain, days, 1 << 20)).toBeUndefined();
   });
 });

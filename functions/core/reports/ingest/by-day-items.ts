@@ -12,7 +12,8 @@
 import * as keys from '../../db/keys';
 import { encodeCubeBlob } from '../storage/cube-blob';
 import { FACT_ENTITY, type FactWriter, type Guard, type Packing } from '../storage/fact-writer';
-import { decodeBlobs, encodeDayBlobs, storedBlob } from '../storage/unit-codec';
+import { cubeOfDays, decodeBlobs, encodeBlob, encodeDayBlobs, encodeToFit, storedBlob } from '../storage/unit-codec';
+import type { UnitCube } from '../storage/units';
 
 /** Room for a day's data in a month item (DynamoDB's limit is 400 KB an item, key and header included). */
 export const ITEM_BYTES = 350 * 1024;
@@ -275,44 +276,123 @@ export const dailyItems: DailyWrite = (month, key, pk, header, days, manifest) =
  * readers skip. The day items the month had go.
  */
 export const monthItems: DailyWrite = (month, key, pk, header, days, manifest) => {
-  const byField = new Map<string, { dd: string; blob: Uint8Array }[]>();
+  const pieces: DayPiece[] = [];
+  for (const [field, list] of byField(days, (p) => ('field' in p ? p : undefined))) {
+    pieces.push(
+      ...dayRuns(
+        field,
+        list.map(({ dd, piece }) => ({ dd, blob: piece.blob })),
+      ),
+    );
+  }
+  return monthWrite(month, key, pk, header, pieces, manifest);
+};
+
+/** A bucket's rows of one day, as a unit cube: what a variant whose days become month cubes (vd) loads. */
+export interface BucketCube {
+  readonly field: string;
+  readonly cube: UnitCube;
+}
+
+/**
+ * monthItems of a variant whose buckets' months are each one cube (daysBecomeCubes: `vd`), from its days' unit cubes:
+ * a bucket's month as one cube (storage/cube-blob.ts) when it fits half an item, else its days' blobs as monthItems
+ * stores them. The cube is made from the days' rows (unit-codec.ts cubeOfDays), or, where that could differ, from
+ * their blobs encoded undeflated and decoded again, as loads did before: the same bytes either way.
+ */
+export function monthCubeItems(
+  month: string,
+  key: string,
+  pk: string,
+  header: string,
+  days: ReadonlyMap<string, readonly BucketCube[]>,
+  manifest: DailyManifest,
+): ReturnType<DailyWrite> {
+  const grain = (JSON.parse(header) as { g: string[] }).g;
+  const pieces: DayPiece[] = [];
+  for (const [field, list] of byField(days, (p) => p)) {
+    let blobs: { dd: string; blob: Uint8Array }[] | undefined;
+    // Each day's rows as loads split them (encodeToFit), never deflated: they are decoded again, or stored after all.
+    const dayBlobs = () =>
+      (blobs ??= list.flatMap(({ dd, piece }) =>
+        encodeToFit(piece.cube, transientBlob, (b) => b.length, ITEM_BYTES / 2).map((p) => ({ dd, blob: p.encoded })),
+      ));
+    const dayOf = (dd: string) => `${month}-${dd}`;
+    const rows =
+      cubeOfDays(
+        grain,
+        list.map(({ dd, piece }) => ({ day: dayOf(dd), cube: piece.cube })),
+        ITEM_BYTES / 2,
+      ) ??
+      decodeBlobs(
+        grain,
+        dayBlobs().map(({ dd, blob }) => ({ day: dayOf(dd), bytes: blob })),
+      );
+    const cube = encodeCubeBlob(rows);
+    if (cube.length <= ITEM_BYTES / 2) pieces.push({ field, blob: cube });
+    else
+      pieces.push(
+        ...dayRuns(
+          field,
+          dayBlobs().map(({ dd, blob }) => ({ dd, blob: storedBlob(blob) })),
+        ),
+      );
+  }
+  return monthWrite(month, key, pk, header, pieces, manifest);
+}
+
+/**
+ * A bucket's day as a blob never deflated, for days decoded again into their month's cube: deflating and inflating
+ * them served nothing. The few that stay blobs (a bucket's month too large for one cube) are deflated as they are
+ * stored (storedBlob).
+ */
+const transientBlob = (part: UnitCube) => encodeBlob(part, Number.POSITIVE_INFINITY);
+
+/** The pieces of `days` that `pick` keeps, by field (in field order), each field's in day order. */
+function byField<P, Q extends { readonly field: string }>(
+  days: ReadonlyMap<string, readonly P[]>,
+  pick: (p: P) => Q | undefined,
+): [string, { dd: string; piece: Q }[]][] {
+  const out = new Map<string, { dd: string; piece: Q }[]>();
   for (const dd of [...days.keys()].sort()) {
     for (const p of days.get(dd) ?? []) {
-      if (!('field' in p)) continue;
-      const list = byField.get(p.field) ?? [];
-      list.push({ dd, blob: p.blob });
-      byField.set(p.field, list);
+      const piece = pick(p);
+      if (!piece) continue;
+      const list = out.get(piece.field) ?? [];
+      list.push({ dd, piece });
+      out.set(piece.field, list);
     }
   }
-  // Each field's days in containers of at most half an item (as a day's blobs are), placed whole by partsOf; a `vd`
-  // bucket's month as one cube (storage/cube-blob.ts) when it fits one.
-  const grain = (JSON.parse(header) as { g: string[] }).g;
-  const asCube = daysBecomeCubes(key.split('#')[0] as string);
+  return [...out].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+}
+
+/** A field's days (in day order) in containers of at most half an item (as a day's blobs are), placed whole by partsOf. */
+function dayRuns(field: string, days: readonly { dd: string; blob: Uint8Array }[]): DayPiece[] {
   const pieces: DayPiece[] = [];
-  for (const field of [...byField.keys()].sort()) {
-    if (asCube) {
-      const blobs = (byField.get(field) ?? []).map(({ dd, blob }) => ({ day: `${month}-${dd}`, bytes: blob }));
-      const cube = encodeCubeBlob(decodeBlobs(grain, blobs));
-      if (cube.length <= ITEM_BYTES / 2) {
-        pieces.push({ field, blob: cube });
-        continue;
-      }
+  let run: { dd: string; blob: Uint8Array }[] = [];
+  let size = 0;
+  for (const day of days) {
+    if (run.length > 0 && size + day.blob.length + 4 > ITEM_BYTES / 2) {
+      pieces.push({ field, blob: encodeDayBlobs(run) });
+      run = [];
+      size = 0;
     }
-    let run: { dd: string; blob: Uint8Array }[] = [];
-    let size = 0;
-    for (const { dd, blob } of byField.get(field) ?? []) {
-      // Only a cube variant's days can have come undeflated (daysBecomeCubes).
-      const day = { dd, blob: asCube ? storedBlob(blob) : blob };
-      if (run.length > 0 && size + day.blob.length + 4 > ITEM_BYTES / 2) {
-        pieces.push({ field, blob: encodeDayBlobs(run) });
-        run = [];
-        size = 0;
-      }
-      run.push(day);
-      size += day.blob.length + 4;
-    }
-    if (run.length > 0) pieces.push({ field, blob: encodeDayBlobs(run) });
+    run.push(day);
+    size += day.blob.length + 4;
   }
+  if (run.length > 0) pieces.push({ field, blob: encodeDayBlobs(run) });
+  return pieces;
+}
+
+/** The month items of `pieces` (monthItems, monthCubeItems), and the items of the month's days and parts that go. */
+function monthWrite(
+  month: string,
+  key: string,
+  pk: string,
+  header: string,
+  pieces: readonly DayPiece[],
+  manifest: DailyManifest,
+): ReturnType<DailyWrite> {
   const now = partsOf(pieces);
   const items = now.map((part, p) => bucketItem(pk, monthSk(month, p), header, part, p === 0 ? { c: now.length } : {}));
   const parts = manifest.parts?.[key] ?? {};
@@ -321,7 +401,7 @@ export const monthItems: DailyWrite = (month, key, pk, header, days, manifest) =
   for (let p = now.length; p < Math.max(parts[MONTH_ITEM] ?? 0, 1); p++) gone.push({ pk, sk: monthSk(month, p) });
   setParts(manifest, key, now.length > 0 ? { [MONTH_ITEM]: now.length } : {});
   return { items, gone };
-};
+}
 
 /**
  * Daily variants whose month items hold each bucket's month as a cube: `vd`, read a video at a time over long ranges.
@@ -329,10 +409,7 @@ export const monthItems: DailyWrite = (month, key, pk, header, days, manifest) =
  */
 const CUBE_VARIANTS = new Set(['vd']);
 
-/**
- * Whether a load writing `variant`'s days through `monthItems` (a month loaded whole) hands them in to be decoded
- * into month cubes: their blobs may then come undeflated (storedBlob deflates those that stay blobs).
- */
+/** Whether a load of a whole month writes `variant`'s days through monthCubeItems (from unit cubes, not blobs). */
 export const daysBecomeCubes = (variant: string): boolean => CUBE_VARIANTS.has(variant);
 
 function setParts(manifest: DailyManifest, key: string, parts: Record<string, number>): void {

@@ -53,11 +53,13 @@ import {
   UnitCubeBuilder,
 } from '../storage/units';
 import {
+  type BucketCube,
   type ByDayWrite,
   type DayPiece,
   dailyItems,
   daysBecomeCubes,
   ITEM_BYTES,
+  monthCubeItems,
   monthItems,
   ownDaysWith,
 } from './by-day-items';
@@ -539,8 +541,13 @@ export async function runPipeline(
 
   const packing = { ...manifest.packing };
   const removed = new Set(input.removeDays ?? []);
-  /** Per by-bucket variant, per day (dd): the blobs of its buckets in the storage group being filled. */
-  const bucketPieces = new Map(plan.grouped.map(({ variant }) => [variant.name, new Map<string, DayPiece[]>()]));
+  /**
+   * Per by-bucket variant, per day (dd): its buckets in the storage group being filled, as blobs, or as unit cubes
+   * where the days become the month's cubes (views of the day's rows, which the month's `v` keeps anyway).
+   */
+  const bucketPieces = new Map(
+    plan.grouped.map(({ variant }) => [variant.name, new Map<string, (DayPiece | BucketCube)[]>()]),
+  );
   // A load of every day the month holds (a batch of a month's files, a rebuild) writes the daily variants' month
   // items: one item per storage group for the month, not one a day (by-day-items.ts monthItems). Days removed count
   // as loaded, so a load undone after a crash decides as the load did (and rewrites the month item it may have left).
@@ -575,12 +582,14 @@ export async function runPipeline(
         } else d.totals.get(v.name)?.add(cube);
       }
       for (const { variant, from } of plan.grouped) {
-        const byDay = bucketPieces.get(variant.name) as Map<string, DayPiece[]>;
+        const byDay = bucketPieces.get(variant.name) as Map<string, (DayPiece | BucketCube)[]>;
         const pieces = byDay.get(d.dd) ?? [];
-        const encode = whole && daysBecomeCubes(variant.name) ? transientBlob : encodeBlob;
         for (const [bucket, part] of byBucket(dayCubes.get(from.name) as UnitCube)) {
-          for (const p of encodeToFit(part, encode, (b) => b.length, ITEM_BYTES / 2))
-            pieces.push({ field: bucket, blob: p.encoded });
+          // Days that become their month's cubes stay unit cubes until then (monthCubeItems).
+          if (whole && daysBecomeCubes(variant.name)) pieces.push({ field: bucket, cube: part });
+          else
+            for (const p of encodeToFit(part, encodeBlob, (b) => b.length, ITEM_BYTES / 2))
+              pieces.push({ field: bucket, blob: p.encoded });
         }
         byDay.set(d.dd, pieces);
       }
@@ -591,17 +600,21 @@ export async function runPipeline(
       const done = Math.floor(((g + 1) * BUCKETS_PER_STEP) / perGroup);
       const first = Math.floor((g * BUCKETS_PER_STEP) / perGroup);
       if (done === first) continue;
-      const all = bucketPieces.get(variant.name) as Map<string, DayPiece[]>;
+      const all = bucketPieces.get(variant.name) as Map<string, (DayPiece | BucketCube)[]>;
       bucketPieces.set(variant.name, new Map());
       for (let k = first; k < done; k++) {
         const group = `g${String(k).padStart(2, '0')}`;
-        const inGroup = (p: DayPiece) => 'field' in p && Math.floor(Number(p.field.slice(1)) / perGroup) === k;
+        const inGroup = (p: DayPiece | BucketCube) =>
+          'field' in p && Math.floor(Number(p.field.slice(1)) / perGroup) === k;
         const pieces = new Map([...all].map(([dd, list]) => [dd, list.filter(inGroup)]));
         for (const d of days) if (!pieces.has(d.dd)) pieces.set(d.dd, []);
         for (const day of removed) pieces.set(day.slice(8, 10), []);
         const key = `${variant.name}#${group}`;
-        const write = whole ? monthItems : dailyItems;
-        const { items, gone } = write(month, key, pk(variant.name, group), header(variant), pieces, manifest);
+        const at = [month, key, pk(variant.name, group), header(variant)] as const;
+        const { items, gone } =
+          whole && daysBecomeCubes(variant.name)
+            ? monthCubeItems(...at, pieces as Map<string, BucketCube[]>, manifest)
+            : (whole ? monthItems : dailyItems)(...at, pieces as Map<string, DayPiece[]>, manifest);
         dailyPuts.push(...items);
         chunked.stale.push(...gone);
         if (dailyPuts.length >= 25) flushDaily();
@@ -754,13 +767,6 @@ export async function runPipeline(
   manifest.packing = packing;
   manifest.chunked = chunked.list();
 }
-
-/**
- * A bucket's day as a blob never deflated, for days that are decoded again into their month's cube (daysBecomeCubes):
- * deflating and inflating them served nothing. The few that stay blobs (a bucket's month too large for one cube) are
- * deflated as they are stored (storedBlob).
- */
-const transientBlob = (part: UnitCube) => encodeBlob(part, Number.POSITIVE_INFINITY);
 
 /** A cube's rows per video bucket (rows are in bucket order), by bucket name; rows without a video left out. */
 function byBucket(cube: UnitCube): Map<string, UnitCube> {

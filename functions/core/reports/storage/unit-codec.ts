@@ -595,6 +595,97 @@ export function decodeBlobs(
   return { grain: kept, size, keys, measures };
 }
 
+/**
+ * What decodeBlobs gives for the blobs of `days` (each a day's rows, one blob a day: encodeBlob's), made from the unit
+ * cubes without encoding them: a batch load's `vd` bucket-days become their month's cube (by-day-items.ts
+ * monthCubeItems), and encoding each day only to decode it again took a tenth of the load. Undefined when the blobs
+ * could read back otherwise: a day whose blob might pass `blobLimit` (a load splits such a day, encodeToFit), or a
+ * zero of negative sign, which most codings read back as 0.
+ */
+export function cubeOfDays(
+  grain: readonly string[],
+  days: readonly { day: string; cube: UnitCube }[],
+  blobLimit: number,
+): StoredCube | undefined {
+  const rest = grain.filter((d) => d !== 'day');
+  let size = 0;
+  for (const { cube } of days) {
+    if (cube.grain.length !== rest.length || cube.grain.some((d, i) => d !== rest[i])) return undefined;
+    if (blobBound(cube, 0) > blobLimit) return undefined;
+    size += cube.size;
+  }
+  // A measure no day holds stays undefined; one some days lack is null (NaN) on their rows.
+  const measures: (Float64Array | undefined)[] = MEASURES.map(() => undefined);
+  let at = 0;
+  for (const { cube } of days) {
+    for (let j = 0; j < cube.measures.length; j++) {
+      const m = cube.measures[j] as number;
+      const sums = cube.sums[j] as Float64Array;
+      let known = false;
+      for (let i = 0; i < cube.size; i++) {
+        const u = sums[i] as number;
+        if (Number.isNaN(u)) continue;
+        if (u === 0 && 1 / u < 0) return undefined;
+        known = true;
+      }
+      if (!known || m >= measures.length) continue;
+      let out = measures[m];
+      if (out === undefined) {
+        out = new Float64Array(size).fill(Number.NaN);
+        measures[m] = out;
+      }
+      // What every coding of writeUnits reads back: the units over UNIT, the double nearest the decimal.
+      for (let i = 0; i < cube.size; i++) out[at + i] = (sums[i] as number) / UNIT;
+    }
+    at += cube.size;
+  }
+  // Each day's dictionary in order of first appearance (encodeDimCodes), laid end to end as decodeBlobs lays them.
+  const keys: KeyColumn[] = grain.map(() => ({ values: [], codes: new Uint32Array(size) }));
+  at = 0;
+  for (const { day, cube } of days) {
+    let text = 0;
+    grain.forEach((d, c) => {
+      const key = keys[c] as { values: string[]; codes: Uint32Array };
+      if (d === 'day') {
+        key.codes.fill(key.values.length, at, at + cube.size);
+        key.values.push(day);
+        return;
+      }
+      const codes = cube.keys[rest.indexOf(d)] as Int32Array;
+      const dict = cube.dicts.of(d).values;
+      const ids = new Map<number, number>();
+      const base = key.values.length;
+      for (let i = 0; i < cube.size; i++) {
+        const code = codes[i] as number;
+        let id = ids.get(code);
+        if (id === undefined) {
+          id = ids.size;
+          ids.set(code, id);
+          const value = dict[code] as string;
+          key.values.push(value);
+          text += 5 + 3 * value.length;
+        }
+        key.codes[at + i] = base + id;
+      }
+    });
+    if (blobBound(cube, text) > blobLimit) return undefined;
+    at += cube.size;
+  }
+  return { grain, size, keys, measures };
+}
+
+/**
+ * The most bytes encodeBlob can give `cube`, its dictionaries' text taking `text`: the header, each dimension's and
+ * each measure's own (index, coding, length, places), and each row's codes and values (a varint or a float64: 8
+ * bytes at most).
+ */
+const blobBound = (cube: UnitCube, text: number) =>
+  32 +
+  16 * cube.keys.length +
+  12 * cube.measures.length +
+  cube.size * (5 * cube.keys.length + 8 * cube.measures.length) +
+  text;
+
 /** Day order of blobs and segments. */
 export const byDayOf = (a: { day: string }, b: { day: string }) => (a.day < b.day ? -1 : a.day > b.day ? 1 : 0);
 
