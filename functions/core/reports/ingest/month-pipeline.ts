@@ -554,6 +554,8 @@ export async function runPipeline(
   const loading = new Set(input.days.map((d) => d.day));
   const whole =
     loading.size + removed.size >= 2 && Object.keys(manifest.days).every((day) => loading.has(day) || removed.has(day));
+  /** Whether `variant`'s days stay unit cubes until they become its month's cubes (by-day-items.ts monthCubeItems). */
+  const asCubes = (variant: string) => whole && daysBecomeCubes(variant);
   // The month holds all its days after the load (removed days counted as held: an undo decides as the load did).
   const complete = new Set([...Object.keys(manifest.days), ...loading, ...removed]).size >= daysIn(month);
   const dailyPuts: Record<string, unknown>[] = [];
@@ -584,9 +586,9 @@ export async function runPipeline(
       for (const { variant, from } of plan.grouped) {
         const byDay = bucketPieces.get(variant.name) as Map<string, (DayPiece | BucketCube)[]>;
         const pieces = byDay.get(d.dd) ?? [];
+        const cubes = asCubes(variant.name);
         for (const [bucket, part] of byBucket(dayCubes.get(from.name) as UnitCube)) {
-          // Days that become their month's cubes stay unit cubes until then (monthCubeItems).
-          if (whole && daysBecomeCubes(variant.name)) pieces.push({ field: bucket, cube: part });
+          if (cubes) pieces.push({ field: bucket, cube: part });
           else
             for (const p of encodeToFit(part, encodeBlob, (b) => b.length, ITEM_BYTES / 2))
               pieces.push({ field: bucket, blob: p.encoded });
@@ -611,10 +613,9 @@ export async function runPipeline(
         for (const day of removed) pieces.set(day.slice(8, 10), []);
         const key = `${variant.name}#${group}`;
         const at = [month, key, pk(variant.name, group), header(variant)] as const;
-        const { items, gone } =
-          whole && daysBecomeCubes(variant.name)
-            ? monthCubeItems(...at, pieces as Map<string, BucketCube[]>, manifest)
-            : (whole ? monthItems : dailyItems)(...at, pieces as Map<string, DayPiece[]>, manifest);
+        const { items, gone } = asCubes(variant.name)
+          ? monthCubeItems(...at, pieces as Map<string, BucketCube[]>, manifest)
+          : (whole ? monthItems : dailyItems)(...at, pieces as Map<string, DayPiece[]>, manifest);
         dailyPuts.push(...items);
         chunked.stale.push(...gone);
         if (dailyPuts.length >= 25) flushDaily();

@@ -611,7 +611,6 @@ export function cubeOfDays(
   let size = 0;
   for (const { cube } of days) {
     if (cube.grain.length !== rest.length || cube.grain.some((d, i) => d !== rest[i])) return undefined;
-    if (blobBound(cube, 0) > blobLimit) return undefined;
     size += cube.size;
   }
   // A measure no day holds stays undefined; one some days lack is null (NaN) on their rows.
