@@ -3,8 +3,14 @@ import type { APIGatewayProxyEvent } from 'aws-lambda';
 
 /** Case-insensitive header lookup (API Gateway keeps the client's casing; Node lower-cases). */
 export function headerOf(event: Pick<APIGatewayProxyEvent, 'headers'>, name: string): string | undefined {
+  const headers = event.headers ?? {};
   const wanted = name.toLowerCase();
-  for (const [k, v] of Object.entries(event.headers ?? {})) if (k.toLowerCase() === wanted) return v ?? undefined;
+  // Node and HTTP/2 clients send lower-case names: the exact key first; only names of the same length are folded.
+  const exact = headers[wanted];
+  if (exact !== undefined) return exact ?? undefined;
+  for (const k in headers) {
+    if (k.length === wanted.length && k.toLowerCase() === wanted) return headers[k] ?? undefined;
+  }
   return undefined;
 }
 

@@ -46,9 +46,9 @@ import {
   orderOfSortedRuns,
   permute,
   rollupSorted,
-  rollupUnits,
   rowComparator,
   sliceUnits,
+  UnitAccumulator,
   type UnitCube,
   UnitCubeBuilder,
 } from '../storage/units';
@@ -309,26 +309,6 @@ export function mergeRoot(
   };
 }
 
-/** Rows of grains without a video, summed across groups; sorted once at the end. */
-class Totals {
-  private parts: UnitCube[] = [];
-  constructor(
-    private readonly grain: readonly string[],
-    private readonly dicts: Dicts,
-    private readonly measures: readonly number[],
-  ) {}
-  add(cube: UnitCube) {
-    if (cube.size > 0) this.parts.push(rollupUnits([cube], this.grain, this.measures));
-    // Keep the parts few: fold them now and then (each is small: a grain without video).
-    if (this.parts.length >= 32) this.parts = [rollupUnits(this.parts, this.grain, this.measures)];
-  }
-  result(): UnitCube {
-    return this.parts.length === 0
-      ? new UnitCubeBuilder(this.grain, this.dicts, this.measures).build()
-      : rollupUnits(this.parts, this.grain, this.measures);
-  }
-}
-
 const hasVideo = (v: CubeVariant) => v.grain.includes('video');
 
 /**
@@ -523,7 +503,9 @@ export async function runPipeline(
     /** The items of the day's cubes a piece copies (variant → items), when pieces are written. */
     copies: new Map<string, Record<string, unknown>[]>(),
     videoParts: new Map(plan.day.filter(hasVideo).map((v) => [v.name, [] as UnitCube[]])),
-    totals: new Map(plan.day.filter((v) => !hasVideo(v)).map((v) => [v.name, new Totals(v.grain, dicts, measures)])),
+    totals: new Map(
+      plan.day.filter((v) => !hasVideo(v)).map((v) => [v.name, new UnitAccumulator(v.grain, dicts, measures)]),
+    ),
   }));
   /** The countries of the pieces' rows (codes of the load's dictionary): the regional partitions to mark. */
   const countries = new Set<number>();
@@ -534,7 +516,9 @@ export async function runPipeline(
     plan.month.filter((v) => hasVideo(v) && !v.partitionBy).map((v) => [v.name, [] as UnitCube[]]),
   );
   const monthTotals = new Map(
-    plan.month.filter((v) => !hasVideo(v) && !v.partitionBy).map((v) => [v.name, new Totals(v.grain, dicts, measures)]),
+    plan.month
+      .filter((v) => !hasVideo(v) && !v.partitionBy)
+      .map((v) => [v.name, new UnitAccumulator(v.grain, dicts, measures)]),
   );
   const regional = plan.month.filter((v) => v.partitionBy !== undefined);
   const regions = new Map(regional.map((v) => [v.name, new Map<string, UnitCubeBuilder>()]));
@@ -653,7 +637,7 @@ export async function runPipeline(
     for (const v of plan.day) {
       const cube = hasVideo(v)
         ? concatUnits(d.videoParts.get(v.name) as UnitCube[])
-        : (d.totals.get(v.name) as Totals).result();
+        : (d.totals.get(v.name) as UnitAccumulator).result();
       cubes.set(v.name, cube);
       const w = cubeFor(v, undefined, period, input.pieces === true);
       await w.append(cube);

@@ -104,14 +104,23 @@ export interface UnitCube {
   readonly nulls?: readonly Float64Array[];
 }
 
-/** Appends rows to a cube, growing its columns as needed. */
+/**
+ * Appends rows to a cube, growing its columns as needed. The columns of a kind share one buffer: a load makes tens of
+ * thousands of builders (a rollup each), and a typed array per column cost more to allocate than the rows in it.
+ * A row's sums are set null when the row is added, not when its columns are allocated.
+ */
 export class UnitCubeBuilder {
   size = 0;
   private capacity: number;
-  keys: Int32Array[];
-  sums: Float64Array[];
+  keys!: Int32Array[];
+  sums!: Float64Array[];
   counts: Float64Array | undefined;
   nulls: Float64Array[] | undefined;
+  private readonly counting: boolean;
+  /** The buffers the columns are views of: keys, then sums, counts and nulls. */
+  private ints!: Int32Array;
+  private floats!: Float64Array;
+  private dictList: Dict[] | undefined;
 
   constructor(
     readonly grain: readonly string[],
@@ -120,42 +129,64 @@ export class UnitCubeBuilder {
     options: { counts?: boolean; capacity?: number } = {},
   ) {
     this.capacity = Math.max(16, options.capacity ?? 256);
-    this.keys = grain.map(() => new Int32Array(this.capacity));
-    this.sums = measures.map(() => new Float64Array(this.capacity).fill(Number.NaN));
-    if (options.counts) {
-      this.counts = new Float64Array(this.capacity);
-      this.nulls = measures.map(() => new Float64Array(this.capacity));
-    }
+    this.counting = options.counts === true;
+    this.allocate(this.capacity);
   }
 
-  private grow(): void {
-    const capacity = this.capacity * 2;
-    const widen = <T extends Float64Array | Int32Array>(a: T, fill: number, make: (n: number) => T): T => {
-      const b = make(capacity);
-      b.fill(fill, this.capacity);
-      b.set(a);
-      return b;
-    };
-    this.keys = this.keys.map((a) => widen(a, 0, (n) => new Int32Array(n)));
-    this.sums = this.sums.map((a) => widen(a, Number.NaN, (n) => new Float64Array(n)));
-    if (this.counts) this.counts = widen(this.counts, 0, (n) => new Float64Array(n));
-    if (this.nulls) this.nulls = this.nulls.map((a) => widen(a, 0, (n) => new Float64Array(n)));
+  /** Columns of `capacity` rows, holding the rows so far. */
+  private allocate(capacity: number): void {
+    const m = this.measures.length;
+    const ints = new Int32Array(capacity * this.grain.length);
+    const floats = new Float64Array(capacity * (this.counting ? 2 * m + 1 : m));
+    if (this.size > 0) {
+      // Column k of the old buffers (capacity `was`) becomes column k of the new ones.
+      const was = this.capacity;
+      const n = this.size;
+      const move = <T extends Int32Array | Float64Array>(from: T, to: T) => {
+        for (let k = 0; k * was < from.length; k++) to.set(from.subarray(k * was, k * was + n), k * capacity);
+      };
+      move(this.ints, ints);
+      move(this.floats, floats);
+    }
+    const column = (k: number) => floats.subarray(k * capacity, (k + 1) * capacity);
+    this.ints = ints;
+    this.floats = floats;
+    this.keys = this.grain.map((_, d) => ints.subarray(d * capacity, (d + 1) * capacity));
+    this.sums = this.measures.map((_, j) => column(j));
+    if (this.counting) {
+      this.counts = column(m);
+      this.nulls = this.measures.map((_, j) => column(m + 1 + j));
+    }
     this.capacity = capacity;
+  }
+
+  /** A new row: its sums null (its keys are the caller's to set). */
+  private newRow(): number {
+    if (this.size === this.capacity) this.allocate(this.capacity * 2);
+    const i = this.size++;
+    for (let j = 0; j < this.sums.length; j++) (this.sums[j] as Float64Array)[i] = Number.NaN;
+    return i;
   }
 
   /** A new row with these codes: sums null, counts 0. Returns its index. */
   addCodes(codes: ArrayLike<number>): number {
-    if (this.size === this.capacity) this.grow();
-    for (let d = 0; d < codes.length; d++) (this.keys[d] as Int32Array)[this.size] = codes[d] as number;
-    return this.size++;
+    const i = this.newRow();
+    for (let d = 0; d < codes.length; d++) (this.keys[d] as Int32Array)[i] = codes[d] as number;
+    return i;
   }
 
   /** A new row with these values. Returns its index. */
   add(key: readonly string[]): number {
-    if (this.size === this.capacity) this.grow();
-    for (let d = 0; d < key.length; d++)
-      (this.keys[d] as Int32Array)[this.size] = this.dicts.of(this.grain[d] as string).code(key[d] as string);
-    return this.size++;
+    const i = this.newRow();
+    const dicts = this.grainDicts;
+    for (let d = 0; d < key.length; d++) (this.keys[d] as Int32Array)[i] = (dicts[d] as Dict).code(key[d] as string);
+    return i;
+  }
+
+  /** The grain's dictionaries, looked up once (add is called for every row of every file). */
+  private get grainDicts(): Dict[] {
+    this.dictList ??= this.grain.map((d) => this.dicts.of(d));
+    return this.dictList;
   }
 
   /** Adds `units` (NaN: a fact without a value) to measure position `m` of `row`, counting it when counting. */
@@ -430,35 +461,75 @@ function addSums(
 }
 
 /**
- * Sums the rows of `sources` (all holding every dimension of `grain`, on the same dictionaries) by `grain`; rows in
- * canonical order. Sums are exact integers, so the order of the sources does not matter.
+ * Sums rows by `grain` as they come (cubes holding every dimension of `grain`, on the same dictionaries); `result`
+ * gives them in canonical order. Sums are exact integers, so the order rows come in does not matter. One accumulator
+ * serves a whole day's groups (month-pipeline.ts), where a rollup of each group and folds of the rollups sorted the
+ * same rows again and again.
  */
-export function rollupUnits(
-  sources: readonly UnitCube[],
-  grain: readonly string[],
-  measures: readonly number[],
-): UnitCube {
-  const dicts = (sources[0] as UnitCube).dicts;
-  // Never more rows than the sources have: most rollups in ingest are of a bucket's or a day's few rows.
-  let rows = 0;
-  for (const source of sources) rows += source.size;
-  const out = new UnitCubeBuilder(grain, dicts, measures, { capacity: Math.min(rows, 256) });
-  const index = new RowIndex(grain.map((d) => dicts.of(d).size));
-  const codes = new Int32Array(grain.length);
-  for (const source of sources) {
+export class UnitAccumulator {
+  private readonly out: UnitCubeBuilder;
+  private index: RowIndex;
+  /** The dictionary sizes the index packs keys with; a dictionary that grew means a new index. */
+  private sizes: number[];
+
+  constructor(
+    readonly grain: readonly string[],
+    private readonly dicts: Dicts,
+    readonly measures: readonly number[],
+    capacity = 16,
+  ) {
+    this.out = new UnitCubeBuilder(grain, dicts, measures, { capacity });
+    this.sizes = this.dictSizes();
+    this.index = new RowIndex(this.sizes);
+  }
+
+  private dictSizes(): number[] {
+    return this.grain.map((d) => this.dicts.of(d).size);
+  }
+
+  add(source: UnitCube): void {
+    const { grain, measures, out } = this;
+    const sizes = this.dictSizes();
+    if (sizes.some((n, d) => n !== this.sizes[d])) {
+      // Rows already summed keep their numbers: the new index maps their keys to them.
+      this.sizes = sizes;
+      this.index = new RowIndex(sizes);
+      for (let i = 0; i < out.size; i++) this.index.get(out.keys, i, () => i);
+    }
     const at = grain.map((d) => source.grain.indexOf(d));
     if (at.some((i) => i < 0)) throw new Error(`a cube of ${source.grain.join(',')} cannot give ${grain.join(',')}`);
     const columns = at.map((i) => source.keys[i] as Int32Array);
     const from = measures.map((m) => source.measures.indexOf(m));
+    const codes = new Int32Array(grain.length);
     for (let i = 0; i < source.size; i++) {
-      const row = index.get(columns, i, () => {
+      const row = this.index.get(columns, i, () => {
         for (let c = 0; c < columns.length; c++) codes[c] = (columns[c] as Int32Array)[i] as number;
         return out.addCodes(codes);
       });
       addSums(out.sums, row, source.sums, i, from);
     }
   }
-  return sortCanonical(out.build());
+
+  result(): UnitCube {
+    return sortCanonical(this.out.build());
+  }
+}
+
+/**
+ * Sums the rows of `sources` (all holding every dimension of `grain`, on the same dictionaries) by `grain`; rows in
+ * canonical order.
+ */
+export function rollupUnits(
+  sources: readonly UnitCube[],
+  grain: readonly string[],
+  measures: readonly number[],
+): UnitCube {
+  // Never more rows than the sources have: most rollups in ingest are of a bucket's or a day's few rows.
+  let rows = 0;
+  for (const source of sources) rows += source.size;
+  const sum = new UnitAccumulator(grain, (sources[0] as UnitCube).dicts, measures, Math.min(rows, 256));
+  for (const source of sources) sum.add(source);
+  return sum.result();
 }
 
 /** Compares row `i` of `a` with row `j` of `b` (cubes of one grain and dictionaries) in canonical order. */
