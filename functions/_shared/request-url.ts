@@ -7,7 +7,7 @@ export function headerOf(event: Pick<APIGatewayProxyEvent, 'headers'>, name: str
   const wanted = name.toLowerCase();
   // Node and HTTP/2 clients send lower-case names: the exact key first; only names of the same length are folded.
   const exact = headers[wanted];
-  if (exact !== undefined) return exact ?? undefined;
+  if (exact != null) return exact;
   for (const k in headers) {
     if (k.length === wanted.length && k.toLowerCase() === wanted) return headers[k] ?? undefined;
   }

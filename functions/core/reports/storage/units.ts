@@ -474,7 +474,7 @@ export class UnitAccumulator {
 
   constructor(
     readonly grain: readonly string[],
-    private readonly dicts: Dicts,
+    dicts: Dicts,
     readonly measures: readonly number[],
     capacity = 16,
   ) {
@@ -484,7 +484,7 @@ export class UnitAccumulator {
   }
 
   private dictSizes(): number[] {
-    return this.grain.map((d) => this.dicts.of(d).size);
+    return this.grain.map((d) => this.out.dicts.of(d).size);
   }
 
   add(source: UnitCube): void {
